@@ -1,0 +1,28 @@
+# linteach: every target installs what it needs into a local .venv first.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+SEED ?= 0
+
+.PHONY: venv test verify figures bench clean
+
+$(STAMP): setup.cfg pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## fast, deterministic suite (hypothesis profile "dev")
+test: $(STAMP)
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest
+
+## every claim check at the standard budget; writes docs/claims.md and docs/claims.json
+verify: $(STAMP)
+	$(BIN)/python -m proofs_check --budget standard --seed $(SEED) \
+	    --json docs/claims.json --out docs/claims.md
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,104 @@
+"""Input validation at the public boundary: ``check_*`` helpers that validate *and* convert.
+
+Messages name the argument, the rule and the value, e.g. "`eta` must be > 0, got -0.1".
+``TypeError`` for wrong types, ``ValueError`` for wrong values.  Internal invariants use
+``assert``; user input never does.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def _fmt(value) -> str:
+    return np.array2string(value, threshold=6) if isinstance(value, np.ndarray) else repr(value)
+
+
+def check_real(name: str, value, *, gt=None, ge=None, lt=None, le=None) -> float:
+    """Return ``value`` as a finite float within the given bounds."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"`{name}` must be finite, got {value!r}")
+    for bound, ok, rule in ((gt, lambda b: value > b, ">"), (ge, lambda b: value >= b, ">="),
+                            (lt, lambda b: value < b, "<"), (le, lambda b: value <= b, "<=")):
+        if bound is not None and not ok(bound):
+            raise ValueError(f"`{name}` must be {rule} {bound}, got {value!r}")
+    return value
+
+
+def check_int(name: str, value, *, ge=None) -> int:
+    """Return ``value`` as an int, at least ``ge``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} {value!r}")
+    value = int(value)
+    if ge is not None and value < ge:
+        raise ValueError(f"`{name}` must be >= {ge}, got {value}")
+    return value
+
+
+def check_alpha(alpha) -> float:
+    """Leaky slope: 0 <= alpha < 1 (alpha = 0 is plain ReLU, for negative controls)."""
+    return check_real("alpha", alpha, ge=0.0, lt=1.0)
+
+
+def check_rng(rng) -> np.random.Generator:
+    """Require an explicit ``np.random.Generator`` (seeds become generators only at entry points)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError("`rng` must be a numpy.random.Generator (e.g. np.random.default_rng(0)), "
+                        f"got {type(rng).__name__}")
+    return rng
+
+
+def check_array(name: str, value, *, min_ndim: int = 1, last_dim: int | None = None) -> np.ndarray:
+    """Return a finite float64 array with at least ``min_ndim`` axes and no empty axis."""
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # ragged lists and the like
+        raise TypeError(f"`{name}` must be array-like of numbers: {exc}") from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+        raise TypeError(f"`{name}` must hold real numbers, got dtype {arr.dtype}")
+    if np.iscomplexobj(arr):
+        raise TypeError(f"`{name}` must be real, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64, copy=False)
+    if arr.ndim < min_ndim:
+        raise ValueError(f"`{name}` must have at least {min_ndim} axes, got shape {arr.shape}")
+    if 0 in arr.shape:
+        raise ValueError(f"`{name}` must not be empty, got shape {arr.shape}")
+    if last_dim is not None and arr.shape[-1] != last_dim:
+        raise ValueError(f"`{name}` must have last axis of length {last_dim}, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"`{name}` must be finite, got {np.count_nonzero(~np.isfinite(arr))} "
+                         "non-finite entries (NaN or inf)")
+    return arr
+
+
+def check_X(X) -> np.ndarray:
+    """Inputs, shape ``(..., n, d)``."""
+    return check_array("X", X, min_ndim=2)
+
+
+def check_y(y, X: np.ndarray) -> np.ndarray:
+    """Labels in {-1, +1}, shape ``(..., n)`` matching ``X (..., n, d)``."""
+    y = check_array("y", y, min_ndim=1)
+    bad = (y != 1.0) & (y != -1.0)
+    if np.any(bad):
+        raise ValueError(f"`y` must contain only -1 and +1, got {_fmt(np.unique(y[bad])[:5])}")
+    if y.shape[-1] != X.shape[-2]:
+        raise ValueError(f"`y` has {y.shape[-1]} labels but `X` has {X.shape[-2]} rows "
+                         f"(y shape {y.shape}, X shape {X.shape})")
+    return y
+
+
+def check_W(W, *, k: int, d: int | None = None) -> np.ndarray:
+    """First-layer weights, shape ``(..., 2k, d)``."""
+    W = check_array("W", W, min_ndim=2)
+    if W.shape[-2] != 2 * k:
+        raise ValueError(f"`W` must have 2k = {2 * k} rows (w neurons then u neurons), "
+                         f"got shape {W.shape}")
+    if d is not None and W.shape[-1] != d:
+        raise ValueError(f"`W` has input dimension {W.shape[-1]} but `X` has d = {d} "
+                         f"(W shape {W.shape})")
+    return W

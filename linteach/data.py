@@ -1,0 +1,254 @@
+"""Datasets: linear teachers, symmetric Gaussians, an outlier set, 2-D demos, real digits.
+
+Conventions: ``X`` has shape ``(n, d)`` (or ``(..., n, d)`` for a stack of equal-shape
+sets, one per run), labels ``y ∈ {-1, +1}`` shape ``(..., n)``.  ``Dataset.w_star``, when
+known, is a **teacher in the theorem's normalisation**: ``y_i ⟨w*, x_i⟩ ≥ 1`` for every i
+(EQUATIONS §3), so ``1/‖w*‖`` lower-bounds the max margin.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._check import check_array, check_int, check_real, check_rng, check_X, check_y
+from .errors import NotSeparableError
+
+__all__ = ["Dataset", "NotSeparableError", "augment_bias", "load_digit_pair", "make_blobs_2d",
+           "make_outlier_set", "make_separable", "make_symmetric_gaussians",
+           "max_margin_teacher", "stack"]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Points ``X (..., n, d)``, labels ``y (..., n)``, optional teacher ``w_star (..., d)``."""
+
+    X: np.ndarray
+    y: np.ndarray
+    w_star: np.ndarray | None = None
+    name: str = ""
+
+    def __post_init__(self):
+        X = check_X(self.X)
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, "y", check_y(self.y, X))
+        if self.w_star is not None:
+            object.__setattr__(self, "w_star", check_array("w_star", self.w_star,
+                                                           last_dim=X.shape[-1]))
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[-2]
+
+    @property
+    def d(self) -> int:
+        return self.X.shape[-1]
+
+    @property
+    def R_x(self):
+        """``max_i ‖x_i‖`` (per stacked set)."""
+        return np.linalg.norm(self.X, axis=-1).max(axis=-1)
+
+
+def stack(datasets) -> Dataset:
+    """Stack equal-shape datasets into one with a leading run axis (for batched training)."""
+    datasets = list(datasets)
+    if not datasets:
+        raise ValueError("`datasets` must not be empty")
+    shapes = {ds.X.shape for ds in datasets}
+    if len(shapes) != 1:
+        raise ValueError(f"`datasets` must share one X shape to stack, got {sorted(shapes)}")
+    teachers = [ds.w_star for ds in datasets]
+    w_star = None if any(t is None for t in teachers) else np.stack(teachers)
+    return Dataset(np.stack([ds.X for ds in datasets]), np.stack([ds.y for ds in datasets]),
+                   w_star, datasets[0].name)
+
+
+def _unit(v):
+    return v / np.linalg.norm(v)
+
+
+def make_separable(n: int, d: int, *, margin: float, rng: np.random.Generator,
+                   radius: float = 1.0) -> Dataset:
+    """Points in the ball of ``radius`` labelled by a unit teacher with margin ≥ ``margin``.
+
+    The margin holds by construction (no rejection): each point's component along the
+    teacher is pushed out to at least ``margin`` and its orthogonal part shrunk to stay
+    in the ball.  ``w_star = teacher / margin`` so ``y_i⟨w*, x_i⟩ ≥ 1``.
+
+    Examples
+    --------
+    >>> import numpy as np, linteach as lt
+    >>> ds = lt.make_separable(50, 3, margin=0.1, rng=np.random.default_rng(0))
+    >>> bool(np.all(ds.y * (ds.X @ ds.w_star) >= 1 - 1e-12))
+    True
+    """
+    n, d = check_int("n", n, ge=1), check_int("d", d, ge=1)
+    radius = check_real("radius", radius, gt=0.0)
+    margin = check_real("margin", margin, gt=0.0, lt=radius)
+    rng = check_rng(rng)
+    teacher = _unit(rng.standard_normal(d))
+    Z = rng.standard_normal((n, d))
+    X = Z / np.linalg.norm(Z, axis=1, keepdims=True) * radius * rng.random((n, 1)) ** (1.0 / d)
+    t = X @ teacher
+    y = np.where(t >= 0, 1.0, -1.0)
+    t_new = y * np.maximum(np.abs(t), margin)
+    perp = X - t[:, None] * teacher
+    room = np.sqrt(np.maximum(radius**2 - t_new**2, 0.0))
+    perp_norm = np.linalg.norm(perp, axis=1)
+    shrink = np.minimum(1.0, room / np.where(perp_norm > 0, perp_norm, 1.0))
+    X = t_new[:, None] * teacher + perp * shrink[:, None]
+    return Dataset(X, y, teacher / margin, f"separable(n={n}, d={d}, margin={margin:g})")
+
+
+def _positive_gaussians(m, d, mean_norm, std, margin, rng):
+    """``m`` draws of ``N(mean_norm·μ̂, std²I)`` truncated to ``μ̂·x ≥ margin``; returns (X, μ̂)."""
+    mu = _unit(rng.standard_normal(d))
+    X = np.empty((0, d))
+    while len(X) < m:  # acceptance ≥ 1/2 whenever margin ≤ mean_norm
+        Z = mean_norm * mu + std * rng.standard_normal((2 * m, d))
+        X = np.concatenate([X, Z[Z @ mu >= margin]])
+    return X[:m], mu
+
+
+def make_symmetric_gaussians(n: int, d: int, *, rng: np.random.Generator, mean_norm: float = 1.0,
+                             std: float = 0.3, margin: float = 0.05) -> Dataset:
+    """Two Gaussians ``N(±mean_norm·μ̂, std²I)`` in exact antipodal pairs (Lemma 6.1).
+
+    ``n/2`` positives are drawn (truncated to ``μ̂·x ≥ margin``, so the set is separable
+    through the origin), and each is paired with ``(-x, -1)``.  ``n`` must be even.
+    """
+    n, d = check_int("n", n, ge=2), check_int("d", d, ge=1)
+    if n % 2:
+        raise ValueError(f"`n` must be even (antipodal pairs), got {n}")
+    mean_norm = check_real("mean_norm", mean_norm, gt=0.0)
+    std = check_real("std", std, ge=0.0)
+    margin = check_real("margin", margin, gt=0.0, le=mean_norm)
+    Xp, mu = _positive_gaussians(n // 2, d, mean_norm, std, margin, check_rng(rng))
+    X = np.concatenate([Xp, -Xp])
+    y = np.concatenate([np.ones(n // 2), -np.ones(n // 2)])
+    return Dataset(X, y, mu / margin, f"symmetric_gaussians(n={n}, d={d})")
+
+
+def make_outlier_set(n: int, d: int, *, rng: np.random.Generator, mean_norm: float = 1.0,
+                     std: float = 0.3, margin: float = 0.05, outlier_margin: float = 0.1,
+                     outlier_spread: float = 2.0) -> Dataset:
+    """Antipodal Gaussians plus one positive outlier (App. J), ``n + 1`` points in all.
+
+    The outlier is ``outlier_margin·μ̂ + outlier_spread·e`` with ``e ⊥ μ̂`` a random unit
+    vector: still on the positive side of the teacher, but far off the class, so trained
+    neurons can agree on its side (an NAR) without each classifying it (not a PAR).
+    Needs ``d ≥ 2``.
+    """
+    d = check_int("d", d, ge=2)
+    rng = check_rng(rng)
+    base_rng, out_rng = rng.spawn(2)
+    base = make_symmetric_gaussians(n, d, rng=base_rng, mean_norm=mean_norm, std=std,
+                                    margin=margin)
+    outlier_margin = check_real("outlier_margin", outlier_margin, gt=0.0)
+    outlier_spread = check_real("outlier_spread", outlier_spread, ge=0.0)
+    mu = _unit(base.w_star)
+    e = out_rng.standard_normal(d)
+    e = _unit(e - (e @ mu) * mu)
+    x_out = outlier_margin * mu + outlier_spread * e
+    teacher = mu / min(margin, outlier_margin)
+    return Dataset(np.vstack([base.X, x_out]), np.append(base.y, 1.0), teacher,
+                   f"outlier_set(n={n}+1, d={d})")
+
+
+def make_blobs_2d(n: int, *, rng: np.random.Generator, radius: float = 0.2,
+                  center=(0.5, 0.0)) -> Dataset:
+    """Two uniform discs of ``radius`` centred at ``±center`` (Fig. 1); ``n`` even, half each."""
+    n = check_int("n", n, ge=2)
+    if n % 2:
+        raise ValueError(f"`n` must be even (half per disc), got {n}")
+    radius = check_real("radius", radius, gt=0.0)
+    c = check_array("center", center, last_dim=2)
+    if c.shape != (2,):
+        raise ValueError(f"`center` must have shape (2,), got {c.shape}")
+    if np.linalg.norm(c) <= radius:
+        raise ValueError(f"`center` must lie farther than `radius` from the origin so the discs "
+                         f"are separable through it, got |center| = {np.linalg.norm(c):g}")
+    rng = check_rng(rng)
+    m = n // 2
+    ang = rng.uniform(0, 2 * np.pi, m)
+    rad = radius * np.sqrt(rng.random(m))
+    P = c + rad[:, None] * np.column_stack([np.cos(ang), np.sin(ang)])
+    signs = np.where(rng.random(m) < 0.5, 1.0, -1.0)  # each disc point goes to either disc
+    X = signs[:, None] * P
+    # any unit direction along c separates; margin = |c| - radius
+    teacher = _unit(c) / (np.linalg.norm(c) - radius)
+    return Dataset(X, signs, teacher, f"blobs_2d(n={n})")
+
+
+def augment_bias(data):
+    """Append a constant 1 to every point (App. K): ``x' = (x, 1)``.
+
+    Accepts a ``Dataset`` (its teacher is dropped: the lifted teacher needs a bias) or an
+    array ``X (..., n, d)``; returns the same kind with ``d + 1`` columns.
+    """
+    if isinstance(data, Dataset):
+        return Dataset(augment_bias(data.X), data.y, None, f"{data.name}+bias")
+    X = check_X(data)
+    return np.concatenate([X, np.ones(X.shape[:-1] + (1,))], axis=-1)
+
+
+def max_margin_teacher(X, y) -> np.ndarray:
+    """The tightest teacher: ``argmin ‖w‖ s.t. y_i w·x_i ≥ 1`` (hard-margin SVM, no bias).
+
+    ``‖w*‖ = 1/γ`` with ``γ`` the max margin.  Raises :class:`NotSeparableError` when the
+    data are not separable through the origin.  Solved by ``linteach.convex`` (cvxpy,
+    imported only now).
+    """
+    from .convex import max_margin_teacher as _solve
+
+    X = check_X(X)
+    if X.ndim != 2:
+        raise ValueError(f"`X` must be 2-D (n, d) here, got shape {X.shape}")
+    return _solve(X, check_y(y, X))
+
+
+def load_digit_pair(a: int, b: int, *, test_fraction: float = 0.25, rng: np.random.Generator,
+                    bias: bool = False):
+    """Real handwritten digits ``a`` (label +1) vs ``b`` (label -1), offline.
+
+    Uses scikit-learn's bundled 8×8 digits (1797 images; MNIST cannot be fetched here).
+    Images are flattened to 64 features, centred by the **training** mean, and scaled so
+    the largest training row norm is 1; the test split gets the same transform.  The
+    training split must be separable through the origin (checked with the max-margin SVM);
+    otherwise :class:`NotSeparableError` suggests ``bias=True`` (App. K lifting).
+
+    Returns
+    -------
+    (train, test) : tuple of Dataset
+    """
+    a, b = check_int("a", a, ge=0), check_int("b", b, ge=0)
+    if a > 9 or b > 9 or a == b:
+        raise ValueError(f"`a` and `b` must be two different digits 0-9, got {a} and {b}")
+    test_fraction = check_real("test_fraction", test_fraction, ge=0.0, lt=1.0)
+    rng = check_rng(rng)
+    from sklearn.datasets import load_digits  # bundled with the package: no download
+
+    digits = load_digits()
+    keep = np.isin(digits.target, (a, b))
+    X = digits.data[keep].astype(np.float64)
+    y = np.where(digits.target[keep] == a, 1.0, -1.0)
+    order = rng.permutation(len(y))
+    n_test = int(round(test_fraction * len(y)))
+    test_idx, train_idx = order[:n_test], order[n_test:]
+    mean = X[train_idx].mean(axis=0)
+    scale = np.linalg.norm(X[train_idx] - mean, axis=1).max()
+    Xs = (X - mean) / scale
+    if bias:
+        Xs = augment_bias(Xs)
+    name = f"digits {a} vs {b}" + (" +bias" if bias else "")
+    try:
+        w_star = max_margin_teacher(Xs[train_idx], y[train_idx])
+    except NotSeparableError:
+        raise NotSeparableError(
+            f"digits {a} vs {b}: the training split is not linearly separable "
+            + ("even with a bias" if bias else "through the origin; try bias=True (App. K)")
+        ) from None
+    train = Dataset(Xs[train_idx], y[train_idx], w_star, name + " (train)")
+    test = Dataset(Xs[test_idx], y[test_idx], None, name + " (test)") if n_test else None
+    return train, test

@@ -1,0 +1,14 @@
+"""Exceptions raised by linteach at its public boundary."""
+
+
+class NotSeparableError(ValueError):
+    """The data are not linearly separable through the origin, but the call needs it.
+
+    Raised by :func:`linteach.max_margin_teacher` and every theorem check whose
+    hypotheses include separability.  Separable-with-bias data can be lifted with
+    :func:`linteach.augment_bias` (App. K).
+    """
+
+
+class SolverError(RuntimeError):
+    """No installed convex solver returned an answer that passed our own re-check."""
