@@ -26,3 +26,11 @@ verify: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+## the paper's figures (PNG + JSON of the plotted numbers) into docs/figures/
+figures: $(STAMP)
+	MPLBACKEND=Agg $(BIN)/python -m linteach.cli figure all --out docs/figures
+
+## benchmarks (ratios measured in one process) into docs/bench.md and docs/bench.json
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py --md docs/bench.md --json docs/bench.json

@@ -4,6 +4,6 @@
 check module follows and ``proofs_check.registry`` for the claims in paper order.
 """
 from .registry import CHECKS
-from .result import Case, CheckResult, Claim, Context
+from .result import Case, CheckResult, Claim, Context, digest
 
-__all__ = ["CHECKS", "Case", "CheckResult", "Claim", "Context"]
+__all__ = ["CHECKS", "Case", "CheckResult", "Claim", "Context", "digest"]

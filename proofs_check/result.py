@@ -13,6 +13,7 @@ inside that family reproduces the case exactly:
 """
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import asdict, dataclass, field
 
@@ -81,6 +82,20 @@ class Context:
         self.notes: list[str] = []
         self.measurements: dict = {}
         self.control: dict | None = None
+        self.ledger_entries: dict[str, dict] = {}
+        #: how ``map`` runs work; the runner may swap in a parallel, checkpointing mapper
+        self.mapper = lambda fn, items: [fn(item) for item in items]
+
+    # -- running work ---------------------------------------------------------------------
+    def map(self, fn, items) -> list:
+        """``[fn(item) for item in items]``, in order; the runner may parallelise it.
+
+        ``fn`` must be a module-level function and ``items``/results plain picklable data
+        (cases, numbers, arrays, dicts), so batches can go to worker processes, be
+        checkpointed and be resumed.  Keep all randomness inside ``fn``, drawn from the
+        case seeds it is given.
+        """
+        return list(self.mapper(fn, list(items)))
 
     # -- drawing cases --------------------------------------------------------------------
     def n(self, standard: int, *, minimum: int = 1) -> int:
@@ -130,6 +145,10 @@ class Context:
         self.counts["inconclusive"] += 1
         self.reasons["inconclusive"].append(f"{case.family}/{case.seed}: {reason}")
 
+    def ledger(self, case: Case, **digests) -> None:
+        """Record content hashes (see :func:`digest`) of a case's data, initial and final W."""
+        self.ledger_entries.setdefault(f"{case.family}/{case.seed}", {}).update(digests)
+
     def note(self, text: str) -> None:
         self.notes.append(text)
 
@@ -141,6 +160,14 @@ class Context:
         """Record whether the deliberately false variant was caught (must be, to exit 0)."""
         self.control = {"caught": bool(caught), "description": description,
                         **{k: _plain(v) for k, v in detail.items()}}
+
+
+def digest(array) -> str:
+    """Short content hash of an array (dtype, shape and bytes) for the reproducible ledger."""
+    arr = np.ascontiguousarray(array)
+    h = hashlib.sha256(f"{arr.dtype.str}{arr.shape}".encode())
+    h.update(arr.tobytes())
+    return h.hexdigest()[:16]
 
 
 def _plain(value):
@@ -177,6 +204,7 @@ class CheckResult:
     negative_control: dict | None = None
     counts: dict = field(default_factory=dict)
     error: str | None = None
+    ledger: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return _plain(asdict(self))

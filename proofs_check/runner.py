@@ -43,7 +43,7 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
         worst_family=None if worst is None else worst.family, reproduce=reproduce,
         measurements=ctx.measurements, negative_control=ctx.control,
         counts={**ctx.counts, **{f"{k}_examples": v[:5] for k, v in ctx.reasons.items()}},
-        error=error)
+        error=error, ledger=ctx.ledger_entries)
 
 
 def run_all(ids, *, seed: int, budget: str, cases: int | None = None, progress=None):
