@@ -69,6 +69,73 @@ def log_expm1_exp(log_x):
     return np.where(small, log_x + 0.5 * np.exp(np.where(small, log_x, -20.0)), big)
 
 
+#: past this margin ℓ(q) = g(q) = e^{-q}(1 + O(e^{-q})): margins enter only through differences
+_FAR_MARGIN = 30.0
+#: a misclassified margin this large in log (|q| > e^40) has ℓ(q) = |q| to double precision
+_HUGE_LOG_MARGIN = 40.0
+
+
+def scaled_loss_terms(q_hat, log_norm):
+    """Loss terms at margins ``q = e^{log_norm} q̂`` for any ``log_norm``, ‖W‖ past float64 too.
+
+    Parameters
+    ----------
+    q_hat : ndarray, shape ``(..., n)``
+        Margins of the unit-norm direction ``W/‖W‖``.
+    log_norm : ndarray, shape ``(...)``
+        ``log ‖W‖``.
+
+    Returns
+    -------
+    lead, rest : ndarray, shape ``(...)``
+        ``log L_sum = rest − e^{log_norm}·lead``.  ``lead = min q̂ > 0`` for runs whose
+        every margin exceeds 30 (there only the split form keeps its precision: ``L_sum``
+        may be far below any float); otherwise ``lead = 0`` and ``rest = log L_sum``.
+    log_w : ndarray, shape ``(..., n)``
+        ``log(g(q_i) / L_sum)``: the per-point weights of ``∇L/L``, finite or −inf.
+
+    Notes
+    -----
+    With every ``q_i > 30``, ``log ℓ(q) = −q − e^{−q}/2`` and ``log g(q) = −q − e^{−q}`` to
+    double precision, so with shifted margins ``s_i = ‖W‖(q̂_i − min q̂) ≥ 0`` (exact even
+    when ``q`` itself is not representable) ``rest = log Σ e^{−s_i − e^{−q_i}/2}`` and
+    ``log(g_i/L_sum) = −s_i − e^{−q_i} − rest``.  Otherwise margins are formed directly,
+    except that a misclassified margin past ``−e^40`` enters as ``log ℓ = log |q|``.
+    """
+    q_hat = np.asarray(q_hat, dtype=np.float64)
+    ln = np.asarray(log_norm, dtype=np.float64)[..., None]
+    q_min = q_hat.min(axis=-1, keepdims=True)
+    # exact limits, not accidents: log 0 = −inf (q̂ = 0, the argmin) and e^{huge} = inf
+    with np.errstate(divide="ignore", over="ignore"):
+        t = ln + np.log(np.abs(q_hat))  # log |q_i|
+        q = np.sign(q_hat) * np.exp(np.minimum(t, 700.0))
+        s = np.exp(ln + np.log(q_hat - q_min))
+    far = (q_min > 0) & (t.min(axis=-1, keepdims=True) > np.log(_FAR_MARGIN))
+    tail = np.exp(-np.abs(q))  # e^{-q_i} ≤ e^{-30} on far runs (their q are positive)
+    rest_far = logsumexp(-s - 0.5 * tail)
+    log_l = np.where((q_hat < 0) & (t > _HUGE_LOG_MARGIN), t, log_ell(q))
+    rest_near = logsumexp(log_l)  # finite: a near run has a margin ≤ 30
+    rest = np.where(far[..., 0], rest_far, rest_near)
+    log_w = np.where(far, -s - tail - rest_far[..., None], log_g(q) - rest_near[..., None])
+    return np.where(far[..., 0], q_min[..., 0], 0.0), rest, log_w
+
+
+def log_sum_loss_scaled(lead, rest, log_norm):
+    """``log L_sum`` from :func:`scaled_loss_terms` (``−inf`` once it is below any float)."""
+    with np.errstate(over="ignore", invalid="ignore"):  # e^{log_norm}·0 for lead = 0 runs
+        big = np.where(lead > 0, np.exp(log_norm) * lead, 0.0)
+    return rest - big
+
+
+def smoothed_margin_scaled(lead, rest, log_norm):
+    """``γ̃`` from :func:`scaled_loss_terms`, finite for every ‖W‖ (Eq. 5, summed loss)."""
+    log_norm = np.asarray(log_norm, dtype=np.float64)
+    direct = smoothed_margin_from(np.where(lead > 0, -30.0, rest), log_norm)
+    # L_sum ≤ n e^{-30}: −log(e^L − 1) = −log L − L/2 + O(L²), and −log L = ‖W‖ lead − rest
+    half_l = 0.5 * np.exp(log_sum_loss_scaled(lead, rest, log_norm))
+    return np.where(lead > 0, lead - (rest + half_l) * np.exp(-log_norm), direct)
+
+
 def smoothed_margin_from(log_loss_sum, log_norm):
     """Smoothed margin ``γ̃ = -log(e^{L_sum} - 1) / ‖W‖`` (Eq. 5, summed loss).
 

@@ -98,14 +98,16 @@ class Net:
     def _normalized_grad(self, direction, X, y, log_norm):
         """``(log L_sum, ∇L/L)`` at ``W = e^{log_norm}·direction``, entirely in log space.
 
+        ``log L_sum`` is ``−inf`` once ``L_sum`` is below every float (‖W‖ past e^600 with
+        every point classified); ``∇L/L`` stays finite there.
+
         ``N`` is 1-homogeneous, so the margins are ``e^{log_norm} q(direction)`` and the
         gradient of ``q`` does not depend on the scale: nothing here overflows.
         """
         out, Z = self._forward(direction, X)
-        q = y * out * np.exp(log_norm)[..., None]
-        log_lsum = _loss.log_sum_loss(q)
-        coef = -y * np.exp(_loss.log_g(q) - log_lsum[..., None])  # (dL_sum/dN_i) / L_sum
-        return log_lsum, self._backward(Z, X, coef)
+        lead, rest, log_w = _loss.scaled_loss_terms(y * out, log_norm)
+        coef = -y * np.exp(log_w)  # (dL_sum/dN_i) / L_sum
+        return _loss.log_sum_loss_scaled(lead, rest, log_norm), self._backward(Z, X, coef)
 
     # -- public, validated ---------------------------------------------------------------
     def forward(self, W, X) -> np.ndarray:

@@ -119,14 +119,16 @@ def _schedule(n_steps: int, record) -> np.ndarray:
 def _row(net, direction, log_norm, X, y, step, log_time):
     """The flow's recorded quantities, all valid past float64's range of ``‖W‖``."""
     q_hat = y * net._forward(direction, X)[0]
-    with np.errstate(invalid="ignore"):  # 0·inf for W = 0
-        q = np.nan_to_num(q_hat * np.exp(log_norm)[..., None], nan=0.0)
-    log_lsum = _loss.log_sum_loss(q)
-    n = q.shape[-1]
+    lead, rest, _ = _loss.scaled_loss_terms(q_hat, log_norm)
+    log_lsum = _loss.log_sum_loss_scaled(lead, rest, log_norm)
+    with np.errstate(over="ignore"):  # min margin is honestly +inf once ‖W‖ leaves float64
+        min_margin = q_hat.min(axis=-1) * np.exp(log_norm)
+    with np.errstate(divide="ignore"):  # log 0 = −inf for W = 0 is the right answer
+        smoothed = _loss.smoothed_margin_scaled(lead, rest, log_norm)
     return {"step": step, "log_time": np.array(log_time, dtype=float),
-            "log_loss": log_lsum - np.log(n), "min_margin": q.min(axis=-1),
-            "normalized_margin": q_hat.min(axis=-1),
-            "smoothed_margin": _loss.smoothed_margin_from(log_lsum, log_norm),
+            "log_loss": log_lsum - np.log(q_hat.shape[-1]),
+            "min_margin": min_margin,
+            "normalized_margin": q_hat.min(axis=-1), "smoothed_margin": smoothed,
             "log_norm": np.array(log_norm, dtype=float)}
 
 

@@ -1,0 +1,142 @@
+"""The network: gradient = central differences = a naive loop of Eq. 3; symmetries of Eq. 1."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import linteach as lt
+from linteach.testing import GRAD_RTOL, gradient_check, kink_distance
+
+seeds = st.integers(0, 2**32 - 1)
+alphas = st.floats(0.05, 0.95)
+
+
+def _case(seed, k=3, d=4, n=7, scale=1.0, alpha=0.3, v=1.0):
+    """A random net and data, redrawn until every pre-activation is away from its kink."""
+    rng = np.random.default_rng(seed)
+    net = lt.Net(k=k, alpha=alpha, v=v)
+    while True:
+        W = net.init(d, scale=scale, rng=rng)
+        X = rng.standard_normal((n, d))
+        if kink_distance(W, X) > 1e-3:
+            return net, W, X, np.where(rng.random(n) < 0.5, 1.0, -1.0)
+
+
+def naive_loss_and_grad(net, W, X, y):
+    """Oracle: Eq. 1–3 written neuron by neuron, example by example (no vectorisation)."""
+    k, (n, d) = net.k, X.shape
+    sigma = lambda z: z if z > 0 else net.alpha * z  # noqa: E731
+    dsigma = lambda z: 1.0 if z > 0 else net.alpha  # noqa: E731  (σ'(0) = α)
+    L, G = 0.0, np.zeros_like(W)
+    for i in range(n):
+        out = sum(net.v * sigma(W[j] @ X[i]) for j in range(k)) \
+            - sum(net.v * sigma(W[k + j] @ X[i]) for j in range(k))
+        q = y[i] * out
+        L += np.log1p(np.exp(-q)) / n
+        g = 1.0 / (1.0 + np.exp(q))
+        for j in range(k):  # Eq. 3 is the negative of these gradient terms, times η
+            G[j] -= net.v * g * dsigma(W[j] @ X[i]) * y[i] * X[i] / n
+            G[k + j] += net.v * g * dsigma(W[k + j] @ X[i]) * y[i] * X[i] / n
+    return L, G
+
+
+@given(seed=seeds, alpha=alphas, v=st.floats(0.2, 3.0))
+def test_gradient_matches_central_differences(seed, alpha, v):
+    net, W, X, y = _case(seed, alpha=alpha, v=v)
+    assert gradient_check(net, W, X, y, rng=np.random.default_rng(seed)) < GRAD_RTOL
+
+
+@given(seed=seeds, alpha=st.floats(0.0, 0.95))
+def test_gradient_matches_naive_loop_of_eq3(seed, alpha):
+    net, W, X, y = _case(seed, alpha=alpha, v=0.7)
+    L, G = net.loss_and_grad(W, X, y)
+    L0, G0 = naive_loss_and_grad(net, W, X, y)
+    np.testing.assert_allclose(L, L0, rtol=1e-12)
+    np.testing.assert_allclose(G, G0, rtol=1e-10, atol=1e-14)
+
+
+@given(seed=seeds)
+def test_batched_equals_looped(seed):
+    rng = np.random.default_rng(seed)
+    net = lt.Net(k=2, alpha=0.4)
+    W = net.init(3, scale=1.0, rng=rng, batch=(2, 3))
+    X = rng.standard_normal((2, 3, 5, 3))
+    y = np.where(rng.random((2, 3, 5)) < 0.5, 1.0, -1.0)
+    L, G = net.loss_and_grad(W, X, y)
+    for a in range(2):
+        for b in range(3):
+            La, Ga = net.loss_and_grad(W[a, b], X[a, b], y[a, b])
+            np.testing.assert_allclose(L[a, b], La, rtol=1e-13)
+            np.testing.assert_allclose(G[a, b], Ga, rtol=1e-12, atol=1e-15)
+    # shared X broadcasts against batched W
+    np.testing.assert_allclose(net.forward(W, X[0, 0]),
+                               np.stack([[net.forward(W[a, b], X[0, 0]) for b in range(3)]
+                                         for a in range(2)]), rtol=1e-13)
+
+
+@given(seed=seeds, c=st.floats(1e-3, 1e3))
+def test_one_homogeneous(seed, c):
+    net, W, X, _ = _case(seed)
+    np.testing.assert_allclose(net.forward(c * W, X), c * net.forward(W, X), rtol=1e-11,
+                               atol=1e-12 * c)
+
+
+@given(seed=seeds)
+def test_euler_identity_W_dot_grad_N_equals_N(seed):
+    net, W, X, _ = _case(seed)
+    grads = net.grad_output(W, X)  # (n, 2k, d)
+    np.testing.assert_allclose(np.einsum("jd,njd->n", W, grads), net.forward(W, X),
+                               rtol=1e-11, atol=1e-12)
+
+
+@given(seed=seeds)
+def test_permuting_neurons_within_a_type_leaves_output_unchanged(seed):
+    net, W, X, _ = _case(seed, k=4)
+    perm = np.random.default_rng(seed).permutation(4)
+    Wp = np.vstack([W[:4][perm], W[4:][perm[::-1]]])
+    np.testing.assert_allclose(net.forward(Wp, X), net.forward(W, X), rtol=1e-12, atol=1e-13)
+
+
+@given(seed=seeds)
+def test_swapping_w_and_u_blocks_negates_output(seed):
+    net, W, X, _ = _case(seed, k=3)
+    np.testing.assert_allclose(net.forward(np.vstack([W[3:], W[:3]]), X), -net.forward(W, X),
+                               rtol=1e-12, atol=1e-13)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.3, 0.9])
+def test_slope_convention_sigma_prime_at_zero_is_alpha(alpha):
+    net = lt.Net(k=1, alpha=alpha)
+    z = np.array([-2.0, 0.0, 3.0])
+    np.testing.assert_array_equal(net.slope(z), [alpha, alpha, 1.0])
+    # σ(z) = σ'(z) z, and the gradient at an exact kink uses σ'(0) = α
+    W = np.array([[1.0, 0.0], [0.0, 1.0]])
+    X = np.array([[0.0, 1.0]])  # w·x = 0 exactly
+    grads = net.grad_output(W, X)[0]
+    np.testing.assert_allclose(grads[0], alpha * X[0], atol=0)
+
+
+def test_normalized_grad_is_gradient_over_loss(rng):
+    net = lt.Net(k=3, alpha=0.3)
+    W = net.init(4, scale=0.5, rng=rng)
+    X, y = rng.standard_normal((6, 4)), np.where(rng.random(6) < 0.5, 1.0, -1.0)
+    L, G = net.loss_and_grad(W, X, y)
+    norm = np.linalg.norm(W)
+    log_lsum, Gn = net._normalized_grad(W / norm, X, y, np.log(norm))
+    np.testing.assert_allclose(np.exp(log_lsum), 6 * L, rtol=1e-12)
+    np.testing.assert_allclose(Gn, G / L, rtol=1e-10, atol=1e-14)
+
+
+def test_normalized_grad_finite_far_past_float_range():
+    net = lt.Net(k=2, alpha=0.3)
+    X = np.array([[1.0, 0.2], [-1.0, 0.1]])
+    y = np.array([1.0, -1.0])
+    direction = np.array([[1.0, 0.0], [0.9, 0.1], [-1.0, 0.0], [-0.8, 0.1]])
+    direction /= np.linalg.norm(direction)
+    q_hat = net.margins(direction, X, y)
+    assert np.all(q_hat > 0)
+    log_lsum, Gn = net._normalized_grad(direction, X, y, np.float64(2000.0))  # ‖W‖ = e^2000
+    # L_sum ≈ e^{-e^2000 min q̂} is below every float; ∇L/L is the argmin point's -∇q
+    assert log_lsum == -np.inf
+    i = int(np.argmin(q_hat))
+    expected = -y[i] * net.grad_output(direction, X)[i]
+    np.testing.assert_allclose(Gn, expected, rtol=1e-12)
