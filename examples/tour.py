@@ -1,6 +1,5 @@
 """The README tour: train a small net with SGD and print how clustered it is."""
 import numpy as np
-
 import linteach as lt
 
 rng = np.random.default_rng(0)

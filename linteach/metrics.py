@@ -42,17 +42,23 @@ def split_types(W):
     return W[..., :k, :], W[..., k:, :]
 
 
+def _mean_rows(V):
+    """Mean over neurons, taken about the first row so equal rows give their value exactly."""
+    first = V[..., :1, :]
+    return first + (V - first).mean(axis=-2, keepdims=True)
+
+
 def neuron_means(W):
     """``(w̄, ū)``, the means of each neuron type, each ``(..., d)``."""
     w, u = split_types(W)
-    return w.mean(axis=-2), u.mean(axis=-2)
+    return _mean_rows(w)[..., 0, :], _mean_rows(u)[..., 0, :]
 
 
 def cluster_radius(W):
-    """``r = max(max_j ‖w_j − w̄‖, max_j ‖u_j − ū‖)`` (Theorem 5.1)."""
+    """``r = max(max_j ‖w_j − w̄‖, max_j ‖u_j − ū‖)`` (Theorem 5.1); exactly 0 when clustered."""
     w, u = split_types(W)
-    dw = np.linalg.norm(w - w.mean(axis=-2, keepdims=True), axis=-1).max(axis=-1)
-    du = np.linalg.norm(u - u.mean(axis=-2, keepdims=True), axis=-1).max(axis=-1)
+    dw = np.linalg.norm(w - _mean_rows(w), axis=-1).max(axis=-1)
+    du = np.linalg.norm(u - _mean_rows(u), axis=-1).max(axis=-1)
     return np.maximum(dw, du)
 
 
