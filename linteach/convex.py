@@ -1,34 +1,29 @@
-"""The convex programs of the paper, solved with cvxpy and re-checked in NumPy.
+"""The paper's convex programs, solved with cvxpy and re-checked in NumPy.
 
 The only module that imports cvxpy (it is itself imported lazily).  Every program is
-written as ``min ½‖θ‖² s.t. Gθ ≥ h`` (:func:`_solve_qp`):
+``min ½‖θ‖² s.t. Gθ ≥ h`` (:func:`_solve_qp`): the SVM without bias (max-margin teacher,
+EQUATIONS §3); Eq. 8 of Theorem 6.2 on ``θ = (w, u)``, also via its kernel dual (§7); (P)
+restricted to an agreement pattern over all ``2k`` neurons, ``θ = vec(W)`` (§6).
 
-* hard-margin SVM without bias (the max-margin teacher, EQUATIONS §3);
-* Eq. 8 of Theorem 6.2 on ``θ = (w, u)`` (EQUATIONS §7), also through its kernel dual;
-* (P) restricted to a fixed agreement pattern ``(c^w, c^u)`` (EQUATIONS §6), over all
-  ``2k`` neurons, ``θ = vec(W)``.
-
-Solver policy: CLARABEL first, then the other installed QP solvers (OSQP, SCS).  A status
-of "optimal" is never trusted alone: the answer must pass :func:`linteach.kkt.qp_kkt_report`
-(with the solver's duals, else with our own active-set multipliers).  An "infeasible"
-status is confirmed by an independent HiGHS LP before we say so.  If no solver passes,
-:class:`linteach.errors.SolverError`.  Assumption 4 (EQUATIONS §7) is a family of LPs
-solved with HiGHS (:func:`assumption4_lp`), with dual certificates re-checked too.
+Solver policy: CLARABEL, then the other installed solvers of :data:`SOLVER_ORDER`.  An
+"optimal" status is never trusted alone: the answer is polished to an exact KKT pair
+(:func:`linteach.kkt.polish`, our own multipliers) or must pass
+:func:`linteach.kkt.qp_kkt_report` with the solver's duals; "infeasible" is confirmed by
+a HiGHS LP.  Otherwise :class:`SolverError`.  Assumption 4 (§7) is decided by HiGHS LPs
+whose dual certificates are re-checked too (:func:`assumption4_lp`).
 """
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 
 import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from ._check import check_alpha, check_array, check_int, check_real
 from .errors import NotSeparableError, SolverError
-from .kkt import (KKTCertificate, active_set_multipliers, check_Xy, kkt_certificate,
-                  qp_kkt_report)
+from .kkt import (A4_MARGIN, Assumption4Result, KKTCertificate, assumption4_lp, check_Xy,
+                  kkt_certificate, lp_feasible, polish, qp_kkt_report)
 
 __all__ = ["svm_no_bias", "max_margin_teacher", "solve_eq8", "eq8_kernel", "eq8_kernel_dual",
            "nar_program", "assumption4_lp", "Assumption4Result", "A4_MARGIN",
@@ -37,7 +32,7 @@ __all__ = ["svm_no_bias", "max_margin_teacher", "solve_eq8", "eq8_kernel", "eq8_
 
 #: Solvers tried in order (those not installed are skipped).
 SOLVER_ORDER = ("CLARABEL", "OSQP", "SCS")
-#: Tight settings: our re-check tolerances (``linteach.kkt``) are 1e-6 to 1e-7.
+#: Tight settings for the first-order solvers; every answer is re-checked anyway.
 SOLVER_OPTIONS = {
     "CLARABEL": {},
     "OSQP": {"eps_abs": 1e-10, "eps_rel": 1e-10, "max_iter": 200_000, "polish": True},
@@ -57,16 +52,9 @@ def _solvers(solver):
         raise TypeError(f"`solver` must be a str or None, got {type(solver).__name__}")
     if solver.upper() not in installed or solver.upper() not in SOLVER_OPTIONS:
         usable = sorted(set(installed) & set(SOLVER_OPTIONS))
-        raise ValueError(f"`solver` must be one of {usable} (installed QP solvers), got {solver!r}")
+        raise ValueError(f"`solver` must be one of {usable} (installed QP solvers), "
+                         f"got {solver!r}")
     return [solver.upper()]
-
-
-def _lp_feasible(G, h) -> bool:
-    """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex)."""
-    res = linprog(np.zeros(G.shape[1]), A_ub=-G, b_ub=-h, bounds=(None, None), method="highs")
-    if res.status not in (0, 2):
-        raise SolverError(f"HiGHS could not decide feasibility: {res.message}")
-    return res.status == 0
 
 
 def _run(problem, name):
@@ -82,30 +70,51 @@ def _run(problem, name):
 
 
 def _certify(theta, G, h, mu, name):
-    """Return the multipliers that pass the KKT re-check, or a failure string."""
+    """``(θ, μ)`` passing the KKT re-check (polished if possible), or a failure string."""
+    polished = polish(theta, G, h)
+    if polished is not None:
+        return polished
     report = qp_kkt_report(theta, G, h, mu)
-    if not report.ok():
-        mu = active_set_multipliers(theta, G, h)
-        report = qp_kkt_report(theta, G, h, mu)
-    return np.maximum(mu, 0.0) if report.ok() else f"{name}: re-check failed ({report.worst()})"
+    return (theta, np.maximum(mu, 0.0)) if report.ok() else \
+        f"{name}: re-check failed ({report.worst()})"
 
 
-def _solve_qp(G, h, *, solver=None, what="program"):
-    """``argmin ½‖θ‖² s.t. Gθ ≥ h`` and its multipliers μ (``θ = Gᵀμ``), re-checked."""
+def _solve_qp(G, h, *, solver=None, what="program", dual_factor=None, lift=None):
+    """``argmin ½‖θ‖² s.t. Gθ ≥ h`` and multipliers ``μ`` (``θ = Gᵀμ``), re-checked.
+
+    With ``dual_factor = L`` (``L Lᵀ = G Gᵀ``) solve the dual ``max_{μ≥0} μᵀh − ½‖Lᵀμ‖²``
+    instead and recover ``θ = Gᵀμ``.  With ``lift = (M, B)``, the first ``len(M)`` rows of
+    ``G`` are ``M B`` and go to the solver as ``M s ≥ h``, ``s = Bθ`` (far sparser).
+    """
     failures = []
     for name in _solvers(solver):
-        theta = cp.Variable(G.shape[1])
-        cons = [G @ theta >= h]
-        problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(theta)), cons)
+        if dual_factor is None:
+            theta = cp.Variable(G.shape[1])
+            if lift is None:
+                cons = [G @ theta >= h]
+            else:
+                (M, B), r, s = lift, len(lift[0]), cp.Variable(lift[1].shape[0])
+                cons = [M @ s >= h[:r], G[r:] @ theta >= h[r:], s == B @ theta]
+            problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(theta)), cons)
+        else:
+            mu = cp.Variable(G.shape[0], nonneg=True)
+            problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(dual_factor.T @ mu) - h @ mu))
         failure = _run(problem, name)
-        if problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE):
-            if not _lp_feasible(G, h):
+        if problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED,
+                              cp.UNBOUNDED_INACCURATE):
+            if not lp_feasible(G, h):
                 raise _Infeasible
-            failure = f"{name}: reported infeasible, but HiGHS finds a feasible point"
+            failure = f"{name}: reported {problem.status}, but HiGHS finds a feasible point"
         if failure is None:
-            out = _certify(theta.value, G, h, np.asarray(cons[0].dual_value, float), name)
+            if dual_factor is None:
+                th, m = theta.value, np.concatenate([c.dual_value for c in cons[:2]])
+            else:
+                m = np.asarray(mu.value, dtype=np.float64)
+                th = G.T @ m
+            out = _certify(np.asarray(th, dtype=np.float64), G, h,
+                           np.asarray(m, dtype=np.float64), name)
             if not isinstance(out, str):
-                return np.asarray(theta.value, dtype=np.float64), out
+                return out
             failure = out
         failures.append(failure)
     raise SolverError(f"{what}: no solver returned an answer passing the KKT re-check: "
@@ -220,33 +229,19 @@ def eq8_kernel_dual(X, y, alpha, *, solver=None):
     Eq. 8 is ``min ‖θ‖² s.t. y_i θ·ψ_i ≥ 1`` and ``ψ_i·ψ_j = K_ij``.  Its Lagrangian gives
     ``2θ = Σ λ_i y_i ψ_i`` (objective ``‖θ‖²``, not ``½‖θ‖²``, hence the ¼), so
     ``w = ½(Σ_{+} λ_i x_i − α Σ_{−} λ_i x_i)`` and ``u = ½(Σ_{−} λ_i x_i − α Σ_{+} λ_i x_i)``.
-    At the optimum ``Σλ = 2‖θ‖²``.  The answer is re-checked as a primal–dual pair.
+    At the optimum ``Σλ = 2‖θ‖²``.  Solved as ``μ = λ/2`` of the ½-form and re-checked
+    as a primal–dual pair.
     """
     X, y, alpha = _eq8_args(X, y, alpha)
-    Q = np.outer(y, y) * eq8_kernel(X, y, alpha)
-    evals, evecs = np.linalg.eigh(Q)
+    evals, evecs = np.linalg.eigh(np.outer(y, y) * eq8_kernel(X, y, alpha))
     keep = evals > 1e-12 * max(evals.max(), 1e-300)
-    L = evecs[:, keep] * np.sqrt(evals[keep])            # Q = L Lᵀ (PSD, rank ≤ 2d)
-    Phi = _eq8_features(X, y, alpha)
-    failures = []
-    for name in _solvers(solver):
-        lam = cp.Variable(len(y), nonneg=True)
-        problem = cp.Problem(cp.Minimize(0.25 * cp.sum_squares(L.T @ lam) - cp.sum(lam)))
-        failure = _run(problem, name)
-        if problem.status in (cp.UNBOUNDED, cp.UNBOUNDED_INACCURATE):
-            if not _lp_feasible(Phi, np.ones(len(y))):
-                raise ValueError("Eq. 8 is infeasible for these data (its dual is unbounded)")
-            failure = f"{name}: dual reported unbounded, but Eq. 8 is feasible"
-        if failure is None:
-            lam_v = np.maximum(np.asarray(lam.value, dtype=np.float64), 0.0)
-            theta = 0.5 * Phi.T @ lam_v
-            report = qp_kkt_report(theta, Phi, np.ones(len(y)), 0.5 * lam_v)
-            if report.ok():
-                return theta[: X.shape[1]], theta[X.shape[1]:], lam_v
-            failure = f"{name}: re-check failed ({report.worst()})"
-        failures.append(failure)
-    raise SolverError("Eq. 8 dual: no solver returned an answer passing the KKT re-check: "
-                      + " | ".join(failures))
+    L = evecs[:, keep] * np.sqrt(evals[keep])            # yyᵀ∘K = L Lᵀ (PSD, rank ≤ 2d)
+    try:
+        theta, mu = _solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
+                              what="Eq. 8 (kernel dual)", dual_factor=L)
+    except _Infeasible:
+        raise ValueError("Eq. 8 is infeasible for these data (its dual is unbounded)") from None
+    return theta[: X.shape[1]], theta[X.shape[1]:], 2.0 * mu
 
 
 def _check_pattern(name, c, n, alpha):
@@ -306,116 +301,15 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     n, d = X.shape
     side_w, side_u = _check_pattern("c_w", c_w, n, alpha), _check_pattern("c_u", c_u, n, alpha)
     cw, cu = np.where(side_w > 0, 1.0, alpha), np.where(side_u > 0, 1.0, alpha)
-    ones = np.ones((1, k))
-    margin = sp.hstack([sp.kron(ones, (v * y * cw)[:, None] * X),
-                        sp.kron(ones, -(v * y * cu)[:, None] * X)])
+    M = np.hstack([(v * y * cw)[:, None] * X, -(v * y * cu)[:, None] * X])   # on (Σw, Σu)
+    B = sp.block_diag([sp.kron(np.ones((1, k)), sp.eye(d))] * 2)             # θ ↦ (Σw, Σu)
     signs = sp.block_diag([sp.kron(sp.eye(k), side[:, None] * X) for side in (side_w, side_u)])
-    G = sp.vstack([margin, signs]).tocsr()
+    G = sp.vstack([sp.csr_matrix(M) @ B, signs]).tocsr()
     h = np.concatenate([np.ones(n), np.zeros(2 * k * n)])
     try:
-        theta = _solve_qp(G, h, solver=solver, what="pattern-restricted (P)")[0]
+        theta = _solve_qp(G, h, solver=solver, what="pattern-restricted (P)", lift=(M, B))[0]
     except _Infeasible:
         raise ValueError("the agreement pattern (c_w, c_u) is infeasible: no W with every "
                          "neuron on its prescribed side of every x_i reaches y_i N_W(x_i) ≥ 1"
                          ) from None
     return theta.reshape(2 * k, d)
-
-
-#: Assumption 4 "holds" only when every per-point LP slack is at least this (scale-free).
-A4_MARGIN = 1e-7
-
-
-@dataclass(frozen=True)
-class Assumption4Result:
-    """Verdict of :func:`assumption4_lp`.
-
-    Attributes
-    ----------
-    holds : bool
-        Every point's ``slack ≥ margin``.
-    witness : ndarray (d,) or None
-        When it fails, for the worst point j: a ``z`` positive on the whole other class
-        (``min_{y_i ≠ y_j} z·x_i = 1`` after exact rescaling) that is not negative on
-        ``x_j`` (``z·x_j ≥ 0``, up to ``margin`` when borderline).
-    witness_index : int or None
-        That j.
-    slack : ndarray, shape (n,)
-        For a negative ``j``: ``−max{z·x_j : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≤ 1}`` (and
-        symmetrically); ``≥ 1`` is comfortable, ``−1`` a strict violation, ``+inf`` when the
-        other class admits no such ``z`` at all.  Invariant to rescaling ``X``.
-    positive_cone_empty, negative_cone_empty : bool
-        ``{z : z·x_i ≥ 1 ∀ y_i = +1}`` (resp. ``≤ −1`` on negatives) is empty, so that half
-        of the condition holds vacuously.
-    margin : float
-    """
-
-    holds: bool
-    witness: np.ndarray | None
-    witness_index: int | None
-    slack: np.ndarray
-    positive_cone_empty: bool
-    negative_cone_empty: bool
-    margin: float
-
-
-def _a4_slack(P, xj):
-    """``(slack, z)`` of ``max z·x_j s.t. Pz ≥ 1, z·x_j ≤ 1``, with its dual re-checked."""
-    A = np.vstack([-P, xj])
-    b = np.concatenate([-np.ones(len(P)), [1.0]])
-    res = linprog(-xj, A_ub=A, b_ub=b, bounds=(None, None), method="highs")
-    if res.status != 0:
-        raise SolverError(f"Assumption 4 LP: HiGHS status {res.status}: {res.message}")
-    a = -res.ineqlin.marginals                           # ≥ 0: x_j (a_b − 1) = Σ a_i x_i
-    scale = (np.abs(a).sum() + 1.0) * np.abs(A).max()
-    gap = abs((a[-1] - a[:-1].sum()) - xj @ res.x)
-    if (np.linalg.norm(xj * (a[-1] - 1.0) - a[:-1] @ P) > 1e-7 * scale or a.min() < -1e-9
-            or gap > 1e-7 * (1.0 + abs(xj @ res.x))):
-        raise SolverError("Assumption 4 LP: HiGHS dual certificate failed the NumPy re-check")
-    return -float(xj @ res.x), res.x
-
-
-def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
-    """Condition 4 of Theorem 6.2: a z positive on all positives is negative on all negatives.
-
-    Parameters
-    ----------
-    X : array_like, shape (n, d)
-    y : array_like, shape (n,), entries in {-1, +1}, both classes present
-    margin : float, default :data:`A4_MARGIN`
-        Required slack; borderline data (slack in ``(−margin, margin)``) count as failing.
-
-    Returns
-    -------
-    Assumption4Result
-
-    Notes
-    -----
-    EQUATIONS §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
-    empty, and for each positive j, ``{z : z·x_i ≤ −1 ∀ y_i = −1, z·x_j ≤ 0}``.  Each is
-    decided by one HiGHS LP whose optimum is the slack; the LP's dual certificate
-    ``−x_j ∈ cone{x_i}`` is re-checked in NumPy.
-
-    Examples
-    --------
-    >>> assumption4_lp([[1.0, 0.0], [-1.0, 0.0]], [1, -1]).holds
-    True
-    """
-    X, y = check_Xy(X, y)
-    margin = check_real("margin", margin, ge=0.0)
-    if np.all(y == y[0]):
-        raise ValueError("`y` must contain both classes for Assumption 4, got only "
-                         f"{int(y[0]):+d}")
-    slack, zs = np.full(len(y), np.inf), [None] * len(y)
-    empty = {}
-    for cls in (1.0, -1.0):                              # z positive on cls ⇒ check the others
-        P = cls * X[y == cls]
-        empty[cls] = not _lp_feasible(P, np.ones(len(P)))
-        if empty[cls]:
-            continue
-        for j in np.flatnonzero(y != cls):
-            slack[j], z = _a4_slack(P, cls * X[j])
-            zs[j] = cls * z / (P @ z).min()              # exactly ≥ 1 on the other class
-    j = int(np.argmin(slack))
-    holds = bool(slack[j] >= margin)
-    return Assumption4Result(holds, None if holds else zs[j], None if holds else j, slack,
-                             empty[1.0], empty[-1.0], margin)

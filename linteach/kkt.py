@@ -1,16 +1,15 @@
-"""KKT re-checks in NumPy: for the convex programs of ``linteach.convex`` and for (P).
+"""Certificates in NumPy/SciPy (no cvxpy): convex-program re-checks, (P)'s KKT, Assumption 4.
 
-Two kinds of certificate live here, both pure NumPy/SciPy (no cvxpy):
-
-* :func:`qp_kkt_report` checks an answer of ``min ½‖θ‖² s.t. Gθ ≥ h`` (every program in
-  ``linteach.convex`` is of this form) condition by condition, with the solver's
-  multipliers or with our own (:func:`active_set_multipliers`).  Residuals are relative, so
-  ``≤ tol`` means "holds" whatever the scale of the data.
-* :func:`kkt_certificate` asks whether a trained network ``W`` (any scale) is, in
-  direction, a KKT point of (P) ``min ½‖W‖² s.t. q_i(W) ≥ 1`` (EQUATIONS §4, §6).
+* :func:`qp_kkt_report` checks an answer of ``min ½‖θ‖² s.t. Gθ ≥ h`` (every program of
+  ``linteach.convex``) condition by condition; :func:`polish` turns a near-optimal answer
+  into an exact KKT pair.  Residuals are relative: ``≤ tol`` means "holds" at any scale.
+* :func:`kkt_certificate`: is a trained ``W`` (any scale), in direction, a KKT point of
+  (P) ``min ½‖W‖² s.t. q_i(W) ≥ 1`` (EQUATIONS §4, §6)?
+* :func:`assumption4_lp`: condition 4 of Theorem 6.2 (EQUATIONS §7), by HiGHS LPs whose
+  dual certificates are re-checked.
 
 Network conventions (EQUATIONS §1): rows ``0..k-1`` of ``W (2k, d)`` are w neurons
-(second-layer ``+v``), rows ``k..2k-1`` u neurons (``-v``); ``σ'(z) = 1`` if ``z > 0``
+(second layer ``+v``), rows ``k..2k-1`` u neurons (``−v``); ``σ'(z) = 1`` if ``z > 0``
 else ``α``, so ``σ'(0) = α``.
 """
 from __future__ import annotations
@@ -18,21 +17,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import nnls
+from scipy.optimize import linprog, nnls
 
 from ._check import check_alpha, check_array, check_real, check_W, check_X, check_y
+from .errors import SolverError
 
-__all__ = ["KKT_TOL", "FEAS_TOL", "ACTIVE_TOL", "KINK_TOL", "QPReport", "KKTCertificate",
-           "qp_kkt_report", "active_set_multipliers", "kkt_certificate"]
+__all__ = ["FEAS_TOL", "KKT_TOL", "POLISH_TOL", "DIST_TOL", "KINK_TOL", "A4_MARGIN",
+           "QPReport", "KKTCertificate", "Assumption4Result", "qp_kkt_report", "polish",
+           "kkt_certificate", "lp_feasible", "assumption4_lp"]
 
 #: Relative primal-feasibility tolerance: ``(h_i - G_iθ) / max(1, ‖G_i‖‖θ‖)``.
 FEAS_TOL = 1e-7
-#: Relative tolerance for stationarity, complementarity and dual feasibility.
+#: Relative tolerance for the other KKT residuals of an unpolished solver answer.
 KKT_TOL = 1e-6
-#: A constraint counts as active when its relative slack is below this (own multipliers).
-ACTIVE_TOL = 1e-6
+#: Every residual of a polished (exactly re-solved) answer must be below this ...
+POLISH_TOL = 1e-10
+#: ... except ``distance`` (a square root of a duality gap, so its floor is ~1e-8).
+DIST_TOL = 1e-6
+#: Relative slacks under which a constraint is guessed active, tried in turn by `polish`.
+ACTIVE_GUESSES = (1e-9, 1e-7, 1e-5, 1e-3)
 #: ``|w_j·x_i| ≤ KINK_TOL ‖w_j‖‖x_i‖`` counts as sitting on the kink of σ.
-KINK_TOL = 1e-9
+KINK_TOL = 1e-6
 
 
 def check_Xy(X, y):
@@ -57,11 +62,12 @@ class QPReport:
     dual_feasibility: float
     stationarity: float
     complementarity: float
+    distance: float
 
-    def ok(self) -> bool:
-        """All four conditions within the module tolerances."""
-        return (self.feasibility <= FEAS_TOL and self.dual_feasibility <= KKT_TOL
-                and self.stationarity <= KKT_TOL and self.complementarity <= KKT_TOL)
+    def ok(self, tol: float = KKT_TOL) -> bool:
+        """Residuals ``≤ tol``, feasibility ``≤ min(tol, FEAS_TOL)``, distance ``≤ DIST_TOL``."""
+        return (self.feasibility <= min(tol, FEAS_TOL) and self.distance <= DIST_TOL
+                and max(self.dual_feasibility, self.stationarity, self.complementarity) <= tol)
 
     def worst(self) -> str:
         """The residuals as text, for error messages."""
@@ -71,72 +77,69 @@ class QPReport:
 def qp_kkt_report(theta, G, h, mu) -> QPReport:
     """Check every optimality condition of ``min ½‖θ‖² s.t. Gθ ≥ h`` by name.
 
-    Parameters
-    ----------
-    theta : ndarray, shape (m,)
-    G : ndarray or scipy.sparse matrix, shape (p, m)
-    h : ndarray, shape (p,)
-    mu : ndarray, shape (p,)
-        Multipliers; the KKT conditions are ``θ = Gᵀμ``, ``μ ≥ 0``, ``Gθ ≥ h`` and
-        ``μ_i (G_iθ − h_i) = 0``.
-
-    Returns
-    -------
-    QPReport
-        ``feasibility = max_i (h_i − G_iθ)⁺ / max(1, ‖G_i‖‖θ‖)``;
-        ``stationarity = ‖θ − Gᵀμ‖ / ‖θ‖``;
-        ``dual_feasibility = max_i (−μ_i)⁺ ‖G_i‖ / ‖θ‖`` (size of the negative part in
-        the stationarity equation); ``complementarity = max_i |μ_i (G_iθ − h_i)| / ‖θ‖²``
-        (at the optimum ``Σ μ_i h_i = ‖θ‖²``).
+    ``theta (m,)``, ``G (p, m)`` (dense or sparse), ``h (p,)`` and multipliers ``mu (p,)``;
+    KKT means ``θ = Gᵀμ``, ``μ ≥ 0``, ``Gθ ≥ h``, ``μ_i (G_iθ − h_i) = 0``.  Reported:
+    ``feasibility = max_i (h_i − G_iθ)⁺ / max(1, ‖G_i‖‖θ‖)``,
+    ``dual_feasibility = max_i (−μ_i)⁺ ‖G_i‖ / ‖θ‖``, ``stationarity = ‖θ − Gᵀμ‖ / ‖θ‖``,
+    ``complementarity = max_i |μ_i (G_iθ − h_i)| / ‖θ‖²`` (at the optimum
+    ``Σ μ_i h_i = ‖θ‖²``) and ``distance = sqrt(2·gap) / ‖θ‖`` with ``gap`` the duality gap
+    at ``μ⁺``: for feasible θ, strong convexity gives ``‖θ − θ*‖ ≤ sqrt(2·gap)``, a
+    guarantee the other residuals do not give on degenerate problems.
     """
     theta, h, mu = (np.asarray(a, dtype=np.float64) for a in (theta, h, mu))
     norm = max(float(np.linalg.norm(theta)), np.finfo(float).tiny)
     rows = _row_norms(G)
     slack = G @ theta - h
+    r = G.T @ mu - theta
+    r_plus = G.T @ np.maximum(mu, 0.0) - theta
+    gap = np.maximum(mu, 0.0) @ slack + 0.5 * r_plus @ r_plus   # = f(θ) − g(μ⁺)
     return QPReport(
         feasibility=float(np.max(np.maximum(-slack, 0.0) / np.maximum(1.0, rows * norm))),
         dual_feasibility=float(np.max(np.maximum(-mu, 0.0) * rows) / norm),
-        stationarity=float(np.linalg.norm(theta - G.T @ mu) / norm),
+        stationarity=float(np.linalg.norm(r) / norm),
         complementarity=float(np.max(np.abs(mu * slack)) / norm**2),
+        distance=float(np.sqrt(2.0 * max(gap, 0.0)) / norm),
     )
 
 
-def active_set_multipliers(theta, G, h) -> np.ndarray:
-    """Our own multipliers: ``μ ≥ 0`` on the active constraints minimising ``‖θ − Gᵀμ‖``.
+def polish(theta, G, h):
+    """Exact KKT pair from a near-optimal ``θ``, or ``None``.
 
-    Used when a solver's duals fail :func:`qp_kkt_report` but its primal may be right.
+    Guess the active set ``A`` (relative slack below each of :data:`ACTIVE_GUESSES`),
+    take the least-norm ``θ`` with ``G_A θ = h_A`` and ``μ_A ≥ 0`` by NNLS on
+    ``θ = G_Aᵀ μ_A``; accept the first guess whose :func:`qp_kkt_report` is within
+    :data:`POLISH_TOL`.  Safe: the program is strictly convex, so an exact KKT pair is
+    the unique optimum whichever guess produced it.
     """
     theta = np.asarray(theta, dtype=np.float64)
-    rows = _row_norms(G)
-    slack = G @ theta - h
-    active = np.flatnonzero(slack <= ACTIVE_TOL * np.maximum(1.0, rows * np.linalg.norm(theta)))
-    mu = np.zeros(G.shape[0])
-    if active.size:
+    rel = (G @ theta - h) / np.maximum(1.0, _row_norms(G) * np.linalg.norm(theta))
+    for guess in ACTIVE_GUESSES:
+        active = np.flatnonzero(rel <= guess)
+        if not 0 < active.size <= 20 * G.shape[1]:
+            continue
         GA = G[active]
         GA = GA.toarray() if hasattr(GA, "toarray") else GA
-        mu[active] = nnls(GA.T, theta, maxiter=50 * active.size)[0]
-    return mu
+        th = np.linalg.lstsq(GA, h[active], rcond=None)[0]
+        mu = np.zeros(G.shape[0])
+        try:
+            mu[active] = nnls(GA.T, th, maxiter=50 * active.size)[0]
+        except RuntimeError:  # iteration cap: try the next guess
+            continue
+        if qp_kkt_report(th, G, h, mu).ok(POLISH_TOL):
+            return th, mu
+    return None
 
 
 @dataclass(frozen=True)
 class KKTCertificate:
-    """How far ``W/min_i q_i(W)`` is from a KKT point of (P); every residual is relative.
+    """How far ``W / min_i q_i(W)`` is from a KKT point of (P); residuals are relative.
 
-    Attributes
-    ----------
-    lam : ndarray, shape (n,)
-        Multipliers ``λ ≥ 0`` (non-negative least squares) for the normalised ``W``.
-    stationarity : float
-        ``‖W − Σ_i λ_i ∇q_i(W)‖ / ‖W‖``.
-    complementarity : float
-        ``max_i λ_i (q_i − 1) / ‖W‖²`` (at a KKT point ``Σ_i λ_i = ‖W‖²``).
-    feasibility : float
-        ``max(0, 1 − min_i q_i)`` (0 up to rounding: ``W`` is normalised so ``min q = 1``).
-    gamma : float
-        Normalised margin ``γ̄ = min_i q_i(W) / ‖W‖`` (scale-free).
-    n_kinks : int
-        Pre-activations ``w_j·x_i`` on the kink of σ, where ``σ'(0) = α`` is a convention
-        and (P)'s Clarke KKT conditions allow any slope in ``[α, 1]``.
+    ``lam (n,)``: multipliers ``λ ≥ 0`` for the normalised ``W``;
+    ``stationarity = ‖W − Σ_i λ_i ∇q_i(W)‖ / ‖W‖``;
+    ``complementarity = max_i λ_i (q_i − 1) / ‖W‖²`` (at a KKT point ``Σ λ_i = ‖W‖²``);
+    ``feasibility = max(0, 1 − min_i q_i)`` (0 up to rounding, by the normalisation);
+    ``gamma = min_i q_i(W) / ‖W‖`` the normalised margin; ``n_kinks``: pre-activations on
+    σ's kink, where ``σ'(0) = α`` is a convention and Clarke KKT allows any slope in [α, 1].
     """
 
     lam: np.ndarray
@@ -171,11 +174,12 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
 
     Notes
     -----
-    ``q`` is 1-homogeneous, so ``W`` is first scaled to unit norm (any norm is safe), then
-    divided by ``min_i q_i`` so that ``min_i q_i = 1``.  The multipliers solve
-    ``min_{λ≥0} ‖W − Σ_i λ_i ∇_W q_i(W)‖`` (``scipy.optimize.nnls``), with
+    ``q`` is 1-homogeneous, so ``W`` is first scaled to unit norm (safe for any norm),
+    then divided by ``min_i q_i`` so that ``min_i q_i = 1``.  The multipliers solve
+    ``min_{λ≥0} ‖W − Σ_i λ_i ∇_W q_i(W)‖² + Σ_i (λ_i (q_i − 1) / ‖W‖)²``
+    (``scipy.optimize.nnls``; stationarity alone has many solutions), with
     ``∇_{w_j} q_i = v y_i σ'(w_j·x_i) x_i`` and ``∇_{u_j} q_i = −v y_i σ'(u_j·x_i) x_i``
-    (EQUATIONS §1, §6).  The (2k·d, n) gradient matrix is formed explicitly.
+    (EQUATIONS §1, §6).  The ``(2k·d, n)`` gradient matrix is formed explicitly.
 
     Examples
     --------
@@ -189,9 +193,10 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
     X, y = check_Xy(X, y)
     alpha = check_alpha(alpha)
     v = check_real("v", v, gt=0.0)
-    W = check_array_2k(W, X.shape[1])
+    W = _check_W2k(W, X.shape[1])
     k = W.shape[0] // 2
-    W = W / np.linalg.norm(W)
+    W = W / np.abs(W).max()
+    W = W / np.linalg.norm(W)                            # two steps: no overflow at any scale
     Z = W @ X.T                                         # (2k, n) pre-activations
     S = alpha + (1.0 - alpha) * (Z > 0)                 # σ'(Z), σ'(0) = α
     sgn = np.repeat([1.0, -1.0], k)
@@ -208,8 +213,11 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
     # Stationarity alone has many non-negative solutions; weigh complementarity in too
     # (rows (q_i − 1)/‖W‖ with target 0), on the same scale as the reported residuals.
     A_aug = np.vstack([A, np.diag((q - 1.0) / wnorm)])
-    b_aug = np.concatenate([W.ravel(), np.zeros(len(q))])
-    lam = nnls(A_aug, b_aug, maxiter=50 * X.shape[0])[0]
+    try:
+        lam = nnls(A_aug, np.concatenate([W.ravel(), np.zeros(len(q))]),
+                   maxiter=50 * len(q))[0]
+    except RuntimeError as exc:  # iteration cap
+        raise SolverError(f"KKT multipliers: scipy.optimize.nnls failed ({exc})") from None
     return KKTCertificate(
         lam=lam,
         stationarity=float(np.linalg.norm(W.ravel() - A @ lam) / wnorm),
@@ -220,15 +228,111 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
     )
 
 
-def check_array_2k(W, d: int) -> np.ndarray:
-    """``W`` of shape ``(2k, d)``: even number of rows, matching ``d``, not all zero."""
+def _check_W2k(W, d: int) -> np.ndarray:
+    """Validate ``W`` of shape ``(2k, d)``: 2-D, an even number of rows, matching ``d``, not all 0."""
     W = check_array("W", W, min_ndim=2)
-    if W.ndim != 2:
-        raise ValueError(f"`W` must be 2-D (2k, d), got shape {W.shape}")
-    if W.shape[0] % 2:
-        raise ValueError(f"`W` must have an even number 2k of rows (w then u neurons), "
-                         f"got shape {W.shape}")
+    if W.ndim != 2 or W.shape[0] % 2:
+        raise ValueError("`W` must be 2-D with an even number 2k of rows (w neurons, then u "
+                         f"neurons), got shape {W.shape}")
     W = check_W(W, k=W.shape[0] // 2, d=d)
     if not np.any(W):
         raise ValueError("`W` must not be all zeros (its direction is undefined)")
     return W
+
+
+def lp_feasible(G, h) -> bool:
+    """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex)."""
+    res = linprog(np.zeros(G.shape[1]), A_ub=-G, b_ub=-h, bounds=(None, None), method="highs")
+    if res.status not in (0, 2):
+        raise SolverError(f"HiGHS could not decide feasibility: {res.message}")
+    return res.status == 0
+
+
+#: Assumption 4 "holds" only when every per-point LP slack is at least this (scale-free).
+A4_MARGIN = 1e-7
+
+
+@dataclass(frozen=True)
+class Assumption4Result:
+    """Verdict of :func:`assumption4_lp`.
+
+    ``holds``: every ``slack ≥ margin``.  ``slack (n,)``: for a negative j,
+    ``−max{z·x_j : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≤ 1}`` (symmetrically for a positive j);
+    ``≥ 1`` is comfortable, ``−1`` a strict violation, ``+inf`` when the other class's cone
+    is empty; invariant to rescaling ``X``.  ``witness`` (d,) and ``witness_index`` j, when
+    it fails: ``z`` positive on the whole other class (``min z·x_i = 1`` exactly) but not
+    negative on ``x_j`` (``z·x_j ≥ 0``, up to ``margin`` when borderline).
+    ``positive_cone_empty``: ``{z : z·x_i ≥ 1 ∀ y_i = +1}`` is empty, so that half holds
+    vacuously (``negative_cone_empty`` likewise with ``≤ −1`` on negatives).
+    """
+
+    holds: bool
+    witness: np.ndarray | None
+    witness_index: int | None
+    slack: np.ndarray
+    positive_cone_empty: bool
+    negative_cone_empty: bool
+    margin: float
+
+
+def _a4_slack(P, xj):
+    """``(slack, z)`` of ``max z·x_j s.t. Pz ≥ 1, z·x_j ≤ 1``, with its dual re-checked."""
+    A = np.vstack([-P, xj])
+    b = np.concatenate([-np.ones(len(P)), [1.0]])
+    res = linprog(-xj, A_ub=A, b_ub=b, bounds=(None, None), method="highs")
+    if res.status != 0:
+        raise SolverError(f"Assumption 4 LP: HiGHS status {res.status}: {res.message}")
+    a = -res.ineqlin.marginals                           # ≥ 0: x_j (a_b − 1) = Σ a_i x_i
+    scale = (np.abs(a).sum() + 1.0) * np.abs(A).max()
+    gap = abs((a[-1] - a[:-1].sum()) - xj @ res.x)
+    if (np.linalg.norm(xj * (a[-1] - 1.0) - a[:-1] @ P) > 1e-7 * scale
+            or a.min() < -1e-9 * (1.0 + a.max()) or gap > 1e-7 * (1.0 + abs(xj @ res.x))):
+        raise SolverError("Assumption 4 LP: HiGHS dual certificate failed the NumPy re-check")
+    return -float(xj @ res.x), res.x
+
+
+def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
+    """Condition 4 of Theorem 6.2: z > 0 on all positives ⇒ z < 0 on all negatives, and back.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,), entries in {-1, +1}, both classes present
+    margin : float, default :data:`A4_MARGIN`
+        Required slack; borderline data (slack in ``(−margin, margin)``) count as failing.
+
+    Returns
+    -------
+    Assumption4Result
+
+    Notes
+    -----
+    EQUATIONS §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
+    empty, and for each positive j, ``{z : z·x_i ≤ −1 ∀ y_i = −1, z·x_j ≤ 0}``.  Each is
+    decided by one HiGHS LP whose optimum is the slack; the LP's dual certificate
+    ``−x_j ∈ cone{x_i}`` is re-checked in NumPy.
+
+    Examples
+    --------
+    >>> assumption4_lp([[1.0, 0.0], [-1.0, 0.0]], [1, -1]).holds
+    True
+    """
+    X, y = check_Xy(X, y)
+    margin = check_real("margin", margin, ge=0.0)
+    if np.all(y == y[0]):
+        raise ValueError("`y` must contain both classes for Assumption 4, got only "
+                         f"{int(y[0]):+d}")
+    slack, zs = np.full(len(y), np.inf), [None] * len(y)
+    empty = {}
+    for cls in (1.0, -1.0):                              # z positive on cls ⇒ check the others
+        P = cls * X[y == cls]
+        empty[cls] = not lp_feasible(P, np.ones(len(P)))
+        if empty[cls]:
+            continue
+        for j in np.flatnonzero(y != cls):
+            slack[j], z = _a4_slack(P, cls * X[j])
+            zs[j] = cls * z / (P @ z).min()              # exactly ≥ 1 on the other class
+    j = int(np.argmin(slack))
+    holds = bool(slack[j] >= margin)
+    return Assumption4Result(holds, None if holds else zs[j], None if holds else j, slack,
+                             empty[1.0], empty[-1.0], margin)
