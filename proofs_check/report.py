@@ -1,21 +1,38 @@
-"""``claims.json`` (machine) and ``claims.md`` (human), written atomically."""
+"""``claims.json`` (machine) and ``claims.md`` (human), written atomically.
+
+``claims.json`` is a reproducible ledger: for the same seed, budget and code it is
+byte-identical between runs (sequential, on a process pool or on a Dask cluster) except
+for :data:`TIMING_FIELDS` and the ``run`` section (how it ran: executor, resumed or not).
+Its ``manifest`` lists package versions, the platform and BLAS build, the budget, the seeds
+(root seed and cases per family) and, per claim, the SHA-256 of its ledger of per-case
+content hashes (dataset, initial W, final W).  Non-finite floats are written as the strings
+``"inf"``, ``"-inf"``, ``"nan"`` so the file is strict JSON.
+"""
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
 import platform
 import sys
 import tempfile
 from pathlib import Path
 
+#: keys that measure time: the only per-claim fields allowed to differ between reruns
+TIMING_FIELDS = ("seconds",)
+#: top-level section describing how the run went (executor, workers, resumed, seconds)
+RUN_SECTION = "run"
+
 
 def versions() -> dict:
+    """Versions of Python and every package that computes a number in the report."""
     import numpy
     import scipy
 
     out = {"python": sys.version.split()[0], "numpy": numpy.__version__,
            "scipy": scipy.__version__, "platform": platform.platform()}
-    for name in ("cvxpy", "clarabel", "hypothesis"):
+    for name in ("cvxpy", "clarabel", "hypothesis", "threadpoolctl"):
         try:
             out[name] = __import__(name).__version__
         except Exception:  # optional at report time
@@ -24,6 +41,31 @@ def versions() -> dict:
 
     out["linteach"] = linteach.__version__
     return out
+
+
+def blas() -> list:
+    """The BLAS libraries loaded (kernel architecture included: it decides the last bits)."""
+    import importlib
+
+    from threadpoolctl import threadpool_info
+
+    # Load every numeric library a check may use, so the list does not depend on which
+    # ones this process happened to import (workers may have imported them instead).
+    for name in ("scipy.linalg", "cvxpy"):
+        try:
+            importlib.import_module(name)
+        except ImportError:  # cvxpy is required, but the report must not be what fails
+            pass
+    keep = ("internal_api", "version", "architecture", "threading_layer")
+    libs = [{"library": Path(lib["filepath"]).name, **{k: lib.get(k) for k in keep}}
+            for lib in threadpool_info()]
+    return sorted(libs, key=lambda lib: lib["library"])  # load order varies between runs
+
+
+def platform_info() -> dict:
+    uname = platform.uname()
+    return {"system": uname.system, "release": uname.release, "machine": uname.machine,
+            "python_implementation": platform.python_implementation(), "blas": blas()}
 
 
 def atomic_write(path, text: str) -> None:
@@ -40,10 +82,55 @@ def atomic_write(path, text: str) -> None:
         raise
 
 
-def to_json(results, missing, *, seed, budget) -> dict:
+def _ledger_hash(ledger: dict) -> str:
+    blob = json.dumps(ledger, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()
+
+
+def manifest(results, *, seed, budget, cases=None) -> dict:
+    """What a reviewer needs to rerun the report and check it reproduced."""
+    from ._checkpoint import code_fingerprint
+
+    return {"versions": versions(), "platform": platform_info(), "code": code_fingerprint(),
+            "budget": budget, "seed": seed, "cases_per_family": cases,
+            "claims": {r.id: {"cases": r.cases, "families": r.families,
+                              "ledger_cases": len(r.ledger),
+                              "ledger_sha256": _ledger_hash(r.ledger)} for r in results}}
+
+
+def to_json(results, missing, *, seed, budget, cases=None, run=None) -> dict:
+    """The ``claims.json`` document; ``run`` describes how it ran (not reproducible)."""
+    man = manifest(results, seed=seed, budget=budget, cases=cases)
     return {"claims": [r.to_dict() for r in results], "not_checked": list(missing),
-            "seed": seed, "budget": budget, "versions": versions(),
-            "all_ok": bool(results) and not missing and all(r.ok for r in results)}
+            "seed": seed, "budget": budget, "versions": man["versions"],
+            "all_ok": bool(results) and not missing and all(r.ok for r in results),
+            "manifest": man, RUN_SECTION: dict(run or {})}
+
+
+def _strict(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: _strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict(v) for v in value]
+    return value
+
+
+def dumps(doc: dict) -> str:
+    """``claims.json`` text: strict JSON, fixed key order, one trailing newline."""
+    return json.dumps(_strict(doc), indent=2, allow_nan=False) + "\n"
+
+
+def reproducible(doc: dict) -> dict:
+    """``doc`` without :data:`TIMING_FIELDS` and the run section: what reruns must agree on."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in TIMING_FIELDS}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return strip({k: v for k, v in doc.items() if k != RUN_SECTION})
 
 
 def _fmt(x, digits=3):
@@ -95,5 +182,14 @@ def to_markdown(doc: dict) -> str:
         if c["notes"]:
             lines += ["", "Notes:", ""] + [f"- {n}" for n in c["notes"]]
     v = doc["versions"]
-    lines += ["", "---", "", "Versions: " + ", ".join(f"{k} {val}" for k, val in v.items()), ""]
-    return "\n".join(lines)
+    lines += ["", "---", "", "Versions: " + ", ".join(f"{k} {val}" for k, val in v.items())]
+    man = doc.get("manifest")
+    if man:
+        blas_libs = "; ".join(f"{b['internal_api']} {b['version']} ({b['architecture']})"
+                              for b in man["platform"]["blas"])
+        lines += ["", f"Code fingerprint `{man['code']}`; BLAS: {blas_libs}.", "",
+                  "| claim | cases | families | ledger SHA-256 |", "|---|---|---|---|"]
+        lines += [f"| `{cid}` | {m['cases']} | "
+                  + ", ".join(f"{f} {n}" for f, n in m["families"].items())
+                  + f" | `{m['ledger_sha256'][:16]}` |" for cid, m in man["claims"].items()]
+    return "\n".join(lines + [""])

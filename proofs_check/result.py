@@ -76,6 +76,8 @@ class Context:
         key = [int(b) for b in claim.id.encode()]
         self._root = np.random.SeedSequence(entropy=seed, spawn_key=tuple(key))
         self._families: dict[str, int] = {}
+        #: cases drawn per family (the ledger's manifest lists them beside the root seed)
+        self.family_counts: dict[str, int] = {}
         self.worst: dict[str, Worst] = {}
         self.counts = {"cases": 0, "assumption_not_met": 0, "inconclusive": 0}
         self.reasons: dict[str, list] = {"assumption_not_met": [], "inconclusive": []}
@@ -113,6 +115,7 @@ class Context:
         seeds = [int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
                  for child in fam.spawn(n)]
         self.counts["cases"] += n
+        self.family_counts[family] = self.family_counts.get(family, 0) + n
         return [Case(family, s) for s in seeds]
 
     # -- reporting ------------------------------------------------------------------------
@@ -205,6 +208,8 @@ class CheckResult:
     counts: dict = field(default_factory=dict)
     error: str | None = None
     ledger: dict = field(default_factory=dict)
+    #: cases drawn per family
+    families: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return _plain(asdict(self))
