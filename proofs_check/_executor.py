@@ -94,14 +94,17 @@ class LocalPool:
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         if self._pool is None:
             return
+        pool, self._pool = self._pool, None
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=wait, cancel_futures=cancel_futures)
         if not wait:
             # Workers ignore SIGINT and would finish their current batch before exiting;
             # after a Ctrl-C nobody wants that batch, so stop them now (3.14 has a public
-            # ``terminate_workers``; 3.10-3.13 only keep them in ``_processes``).
-            for proc in list((getattr(self._pool, "_processes", None) or {}).values()):
+            # ``terminate_workers``; 3.10-3.13 only keep them in ``_processes``).  The pool
+            # then marks its pending futures broken, which before 3.12 raises in its
+            # manager thread for a cancelled one: so the runner cancels none on Ctrl-C.
+            for proc in workers:
                 proc.terminate()
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
-        self._pool = None
 
     def __repr__(self):
         return f"local process pool ({self.workers} workers)"
@@ -115,7 +118,7 @@ def local_pool(workers: int):
         try:
             yield pool
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=False)
 
 
 @contextlib.contextmanager

@@ -84,7 +84,7 @@ class Mapper:
     def _parallel(self, fn, items, todo, keys, results):
         submit = self.executor.submit
         pending = {submit(run_task, fn, items[i]): i for i in todo}
-        retried = set()
+        retried, cancelled = set(), False
         try:
             while pending:
                 self._stop_if_cancelled()
@@ -103,6 +103,10 @@ class Mapper:
                         pending[submit(run_task, fn, items[i])] = i
                         continue
                     self._done(i, keys[i], result, results)
+        except (Cancelled, KeyboardInterrupt):
+            cancelled = True  # the runner stops the executor itself (see LocalPool.shutdown)
+            raise
         finally:
-            for fut in pending:
-                fut.cancel()
+            if not cancelled:  # a batch failed: the rest of this map is not needed
+                for fut in pending:
+                    fut.cancel()

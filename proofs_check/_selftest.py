@@ -97,7 +97,7 @@ CHECKS = {
     "self.slow": types.SimpleNamespace(CLAIM=_claim("self.slow", _STATEMENT),
                                        check=functools.partial(_check, delay=0.2)),
     "self.error": types.SimpleNamespace(CLAIM=_claim("self.error", _STATEMENT),
-                                        check=functools.partial(_check, raise_batch=2)),
+                                        check=functools.partial(_check, raise_batch=1)),
     "self.fail": types.SimpleNamespace(
         CLAIM=_claim("self.fail", "untrained networks classify every point (false)",
                      ("homogeneity", "euler", "init_margin_positive")),
