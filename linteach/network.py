@@ -50,6 +50,17 @@ class Net:
         object.__setattr__(self, "k", check_int("k", self.k, ge=1))
         object.__setattr__(self, "alpha", check_alpha(self.alpha))
         object.__setattr__(self, "v", check_real("v", self.v, gt=0.0))
+        # hot loops read the second layer thousands of times: build it once, read-only
+        a = np.repeat([self.v, -self.v], self.k)
+        a.flags.writeable = False
+        object.__setattr__(self, "_a", a)
+        a_col = np.stack([a, self.alpha * a])[:, :, None]  # a_j σ'(z) for z > 0, z ≤ 0
+        a_col.flags.writeable = False
+        object.__setattr__(self, "_a_col", a_col)
+        # the fused kernels below are only valid for the stock forward/backward pair; a
+        # subclass overriding any of them (negative controls) keeps the generic path
+        object.__setattr__(self, "_fused_ok", all(
+            getattr(type(self), name) is getattr(Net, name) for name in _KERNEL_METHODS))
 
     @property
     def a(self) -> np.ndarray:
@@ -82,18 +93,26 @@ class Net:
 
     def _forward(self, W, X):
         Z = self._preact(W, X)
-        return (Z * self.slope(Z)) @ self.a, Z
+        return np.maximum(Z, self.alpha * Z) @ self._a, Z  # σ(z) = max(z, αz) for α < 1
 
     def _backward(self, Z, X, coef):
         """``Σ_i coef_i ∇_W N_W(x_i)``, shape ``(..., 2k, d)``, reusing pre-activations ``Z``."""
-        dZ = coef[..., :, None] * self.slope(Z) * self.a  # (..., n, 2k)
-        return np.swapaxes(dZ, -1, -2) @ X
+        mask = np.greater(Z, 0.0, out=np.empty(Z.shape))  # σ' = α + (1 - α)·mask
+        return self._mask_backward(mask, X, coef)
 
     def _loss_and_grad(self, W, X, y):
-        out, Z = self._forward(W, X)
+        return self._loss_and_grad_into(W, X, y, None)
+
+    def _loss_and_grad_into(self, W, X, y, work):
+        """:meth:`_loss_and_grad`, reusing ``work`` (shape of ``Z``, or ``None``) when fused."""
+        if self._fused_ok:
+            out, mask = self._fused_forward(W, X, work)
+        else:
+            out, Z = self._forward(W, X)
         q = y * out
         coef = -y * _loss.g(q) / q.shape[-1]  # dL/dN_i for the mean loss
-        return _loss.ell(q).mean(axis=-1), self._backward(Z, X, coef)
+        G = self._mask_backward(mask, X, coef) if self._fused_ok else self._backward(Z, X, coef)
+        return _loss.ell(q).mean(axis=-1), G
 
     def _normalized_grad(self, direction, X, y, log_norm):
         """``(log L_sum, ∇L/L)`` at ``W = e^{log_norm}·direction``, entirely in log space.
@@ -104,10 +123,73 @@ class Net:
         ``N`` is 1-homogeneous, so the margins are ``e^{log_norm} q(direction)`` and the
         gradient of ``q`` does not depend on the scale: nothing here overflows.
         """
-        out, Z = self._forward(direction, X)
+        return self._normalized_grad_into(direction, X, y, log_norm, None)
+
+    def _normalized_grad_into(self, direction, X, y, log_norm, work):
+        """:meth:`_normalized_grad`, reusing ``work`` (shape of ``Z``, or ``None``) when fused."""
+        if self._fused_ok:
+            out, mask = self._fused_forward(direction, X, work)
+        else:
+            out, Z = self._forward(direction, X)
         lead, rest, log_w = _loss.scaled_loss_terms(y * out, log_norm)
         coef = -y * np.exp(log_w)  # (dL_sum/dN_i) / L_sum
-        return _loss.log_sum_loss_scaled(lead, rest, log_norm), self._backward(Z, X, coef)
+        G = self._mask_backward(mask, X, coef) if self._fused_ok else self._backward(Z, X, coef)
+        return _loss.log_sum_loss_scaled(lead, rest, log_norm), G
+
+    # -- fused kernels: the same quantities in the fewest passes over (..., n, 2k) ----------
+    # Memory traffic over Z dominates large problems and call count dominates small ones.
+    # With relu(z) = max(z, 0) and m = [z > 0] (so σ(z) = αz + (1-α) relu(z) and
+    # σ'(z) = α + (1-α) m, σ'(0) = α):
+    #   N = α X (Wᵀa) + (1-α) relu(Z) a                      (Z a = X Wᵀ a costs O(nd))
+    #   Σ_i c_i ∇N(x_i) = a ⊙ (α 1ᵀ(cX) + (1-α) mᵀ(cX))   (cX = c_i x_i, O(nd))
+    # so one buffer holds Z, then relu(Z) in place, then m in place.  Both are sums of the
+    # same terms as the direct formulas, regrouped: tests/test_perf_equivalence.py bounds
+    # the difference by 1e-12 of the summed absolute terms.
+    def _fused_forward(self, W, X, work=None):
+        """``(N_W(X), m)`` with ``m = [Z > 0]`` as float, built in ``work`` if given."""
+        WT = np.swapaxes(W, -1, -2)
+        Z = np.matmul(X, WT, out=work)
+        np.maximum(Z, 0.0, out=Z)
+        # per-run products only (never one product across runs): each run then rounds
+        # exactly as it would alone, so batched runs equal looped runs bit for bit
+        relu_a = Z @ self._a
+        if self.alpha:
+            lin = np.matmul(X, (WT @ self._a)[..., None])[..., 0]  # Z a, shape (..., n)
+            out = self.alpha * lin + (1.0 - self.alpha) * relu_a
+        else:
+            out = relu_a
+        return out, np.greater(Z, 0.0, out=Z)
+
+    def _sgd_step(self, W, x, y, ex, work):
+        """One Eq. 3 update of R runs in place; returns margins and ``g`` before it, ``(R,)``.
+
+        ``W (R, 2k, d)``, ``x (R, d, 1)`` the runs' examples, ``y (R,)``, ``ex = η y x`` as
+        ``(R, 1, d)``; ``work`` is ``None`` or a buffer like ``W`` (large R: the outer
+        product is formed there by einsum, whose loop beats broadcasting over short rows).
+        """
+        z = np.matmul(W, x)  # (R, 2k, 1)
+        sa = np.where(z > 0.0, self._a_col[0], self._a_col[1])  # a_j σ'(z_j)
+        q = y * np.einsum("rjo,rjo->r", z, sa)
+        gq = _loss.g(q)
+        sa *= gq[:, None, None]
+        if work is None:
+            W += sa * ex
+        else:
+            W += np.einsum("rjo,rod->rjd", sa, ex, out=work)
+        return q, gq
+
+    def _mask_backward(self, mask, X, coef):
+        """``Σ_i coef_i ∇_W N_W(x_i)`` from the float mask ``m = [Z > 0]``."""
+        cX = coef[..., :, None] * X  # (..., n, d)
+        if cX.shape[-2] == 1:  # one point (SGD): an outer product, no matmul loop
+            G = mask[..., 0, :, None] * cX
+        else:
+            G = np.swapaxes(mask, -1, -2) @ cX
+        if self.alpha:
+            G *= 1.0 - self.alpha
+            G += self.alpha * cX.sum(axis=-2)[..., None, :]
+        G *= self._a[:, None]
+        return G
 
     # -- public, validated ---------------------------------------------------------------
     def forward(self, W, X) -> np.ndarray:
@@ -142,4 +224,9 @@ class Net:
         """Per-point gradients ``∇_W N_W(x_i)``, shape ``(..., n, 2k, d)`` (App. F)."""
         W, X = self._inputs(W, X)
         Z = self._preact(W, X)
-        return (self.slope(Z) * self.a)[..., :, :, None] * X[..., :, None, :]
+        return (self.slope(Z) * self._a)[..., :, :, None] * X[..., :, None, :]
+
+
+#: the methods whose stock versions the fused kernels reproduce (see Net.__post_init__)
+_KERNEL_METHODS = ("slope", "_preact", "_forward", "_backward", "_loss_and_grad",
+                   "_normalized_grad", "a")

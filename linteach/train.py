@@ -176,15 +176,16 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     Xf = np.broadcast_to(X, batch + X.shape[-2:]).reshape((R,) + X.shape[-2:])
     yf = y.reshape(R, n)
     gens = rng.spawn(R) if batch else [rng]
-    runs = np.arange(R)
+    runs = np.arange(R)[:, None]
     view = Wf.reshape(W.shape).view()
     view.flags.writeable = False
+    step = _stock_step(net, Wf) if net._fused_ok else _generic_step(net, eta)
 
     def epoch_row(e, mistakes):
-        losses = _loss.ell(yf * net._forward(Wf, Xf)[0])
+        q = yf * net._forward(Wf, Xf)[0]
+        losses = _loss.ell(q)
         row = {"epoch": e, "loss": losses.mean(-1).reshape(batch),
-               "max_loss": losses.max(-1).reshape(batch),
-               "min_margin": (yf * net._forward(Wf, Xf)[0]).min(-1).reshape(batch)}
+               "max_loss": losses.max(-1).reshape(batch), "min_margin": q.min(-1).reshape(batch)}
         if eps0 is not None:
             row["mistakes"] = mistakes.reshape(batch)
         return row
@@ -193,37 +194,65 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     t = 0
     for e in range(1, n_epochs + 1):
         perms = np.stack([gen.permutation(n) for gen in gens])
+        # this epoch's examples in visiting order, gathered once: step i reads slice i
+        Xp, yp = Xf[runs, perms], yf[runs, perms]  # (R, n, d), (R, n)
+        ex = (eta * yp)[..., None] * Xp
         mistakes = np.zeros(R, dtype=np.int64)
-        for i in range(n):
-            idx = perms[:, i]
-            x, yy = Xf[runs, idx][:, None, :], yf[runs, idx][:, None]
-            out, Z = net._forward(Wf, x)
-            q = yy * out
-            gq = _loss.g(q)
-            Wf -= eta * net._backward(Z, x, -yy * gq)
+        for i, (x, yy, exi) in enumerate(zip(Xp.transpose(1, 0, 2)[..., None], yp.T,
+                                             ex[:, :, None, :].transpose(1, 0, 2, 3))):
+            q, gq = step(Wf, x, yy, exi)
             t += 1
             if eps0 is not None or callback is not None:
-                loss_before = _loss.ell(q)[:, 0]
+                loss_before = _loss.ell(q)
                 if eps0 is not None:
                     mistakes += loss_before >= eps0
                 if callback is not None:
-                    callback(t, view, {"epoch": e, "index": idx.reshape(batch),
-                                       "g": gq[:, 0].reshape(batch),
+                    callback(t, view, {"epoch": e, "index": perms[:, i].reshape(batch),
+                                       "g": gq.reshape(batch),
                                        "loss_before": loss_before.reshape(batch)})
         rows.append(epoch_row(e, mistakes))
     direction, log_norm = _split(Wf.reshape(W.shape))
     return _finish(direction, log_norm, rows)
 
 
+#: above this many weights in all runs, the SGD update forms its outer product in a buffer
+_SGD_BUFFER_FROM = 4096
+
+
+def _stock_step(net, Wf):
+    """Eq. 3 by :meth:`Net._sgd_step` (the stock net's fused update)."""
+    work = np.empty_like(Wf) if Wf.size >= _SGD_BUFFER_FROM else None
+    return lambda W, x, y, ex: net._sgd_step(W, x, y, ex, work)
+
+
+def _generic_step(net, eta):
+    """Eq. 3 through ``net._forward`` / ``net._backward``, so a subclass's override is used."""
+    def step(W, x, y, ex):
+        x, y = np.swapaxes(x, -1, -2), y[:, None]  # one point per run: (R, 1, d), (R, 1)
+        out, Z = net._forward(W, x)
+        q = y * out
+        gq = _loss.g(q)
+        W -= eta * net._backward(Z, x, -y * gq)
+        return q[:, 0], gq[:, 0]
+    return step
+
+
 # -- full batch -----------------------------------------------------------------------------
+def _workspace(net, W, X):
+    """The ``(..., n, 2k)`` buffer the fused kernels reuse every step (``None`` if unfused)."""
+    return np.empty(W.shape[:-2] + (X.shape[-2], W.shape[-2])) if net._fused_ok else None
+
+
 def _euler(net, W0, data, *, step, n_steps, callback, record):
     W, X, y, batch = _setup(net, W0, data)
     n_steps = check_int("n_steps", n_steps, ge=0)
     when = set(_schedule(n_steps, record).tolist())
-    rows = []
+    rows, work = [], _workspace(net, W, X)
     for s in range(n_steps + 1):
         if s:
-            W -= step * net._loss_and_grad(W, X, y)[1]
+            G = net._loss_and_grad_into(W, X, y, work)[1]
+            G *= step
+            W -= G
         if s in when:
             direction, log_norm = _split(W)
             with np.errstate(divide="ignore"):
@@ -281,14 +310,16 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
     log_n = np.log(X.shape[-2])
     log_time = np.full(batch, -np.inf)
     when = set(_schedule(n_steps, record).tolist())
-    rows = []
+    rows, work = [], _workspace(net, W, X)
     for s in range(n_steps + 1):
         if s:
-            log_lsum, Gn = net._normalized_grad(direction, X, y, log_norm)  # Gn = ∇L / L
+            log_lsum, Gn = net._normalized_grad_into(direction, X, y, log_norm, work)  # ∇L/L
             gnorm = np.linalg.norm(Gn, axis=(-2, -1))
             moving = gnorm > 0
             safe = np.where(moving, gnorm, 1.0)
-            direction = direction - dt * Gn / safe[..., None, None]
+            Gn *= dt
+            Gn /= safe[..., None, None]
+            direction = direction - Gn  # a new array: callbacks may keep the old one
             new_norm = np.linalg.norm(direction, axis=(-2, -1))
             direction /= new_norm[..., None, None]
             log_h = np.log(dt) + log_norm - (log_lsum - log_n) - np.log(safe)
