@@ -86,12 +86,25 @@ def _setup(net, W0, data):
     except ValueError:
         raise ValueError(f"run axes of `W0` {W.shape[:-2]} and of the data {X.shape[:-2]} "
                          "do not broadcast") from None
-    W = np.array(np.broadcast_to(W, batch + W.shape[-2:]))  # a fresh copy: W0 is never mutated
+    # a fresh C-ordered copy (W0 is never mutated); C order also when W0 is broadcast over
+    # stacked data, which would otherwise put the run axis innermost and change every
+    # reduction's rounding
+    W = np.array(np.broadcast_to(W, batch + W.shape[-2:]), order="C")
     return W, X, np.broadcast_to(y, batch + y.shape[-1:]), batch
 
 
+def _frobenius(A):
+    """``‖A‖`` over the last two axes, rounded the same for a run alone or inside a batch.
+
+    (``np.linalg.norm(A, axis=(-2, -1))`` is not: its reduction order depends on the
+    number of leading axes.)
+    """
+    flat = A.reshape(A.shape[:-2] + (-1,))
+    return np.sqrt(np.add.reduce(flat * flat, axis=-1))
+
+
 def _split(W):
-    norm = np.linalg.norm(W, axis=(-2, -1))
+    norm = _frobenius(W)
     safe = np.where(norm > 0, norm, 1.0)
     with np.errstate(divide="ignore"):
         log_norm = np.where(norm > 0, np.log(safe), -np.inf)
@@ -314,13 +327,13 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
     for s in range(n_steps + 1):
         if s:
             log_lsum, Gn = net._normalized_grad_into(direction, X, y, log_norm, work)  # ∇L/L
-            gnorm = np.linalg.norm(Gn, axis=(-2, -1))
+            gnorm = _frobenius(Gn)
             moving = gnorm > 0
             safe = np.where(moving, gnorm, 1.0)
             Gn *= dt
             Gn /= safe[..., None, None]
             direction = direction - Gn  # a new array: callbacks may keep the old one
-            new_norm = np.linalg.norm(direction, axis=(-2, -1))
+            new_norm = _frobenius(direction)
             direction /= new_norm[..., None, None]
             log_h = np.log(dt) + log_norm - (log_lsum - log_n) - np.log(safe)
             log_time = np.where(moving, np.logaddexp(log_time, log_h), log_time)
