@@ -92,11 +92,15 @@ def band_points(W, n: int, *, c: float = 2.0, rng: np.random.Generator,
     if not cos <= 1.0:
         raise ValueError(f"no point has |(w̄ − ū)·x| = c·r‖x‖: c·r = {c * cluster_radius(W):g} "
                          f"exceeds ‖w̄ − ū‖ = {gap:g}")
+    if W.shape[-1] == 1 and cos < 1.0:
+        raise ValueError(f"in d = 1 every point has |(w̄ − ū)·x| = ‖w̄ − ū‖‖x‖, so c·r must "
+                         f"equal ‖w̄ − ū‖ = {gap:g}, got c·r = {c * cluster_radius(W):g}")
     u = delta / gap
-    E = rng.standard_normal((n, W.shape[-1]))
-    E = E - (E @ u)[:, None] * u
-    norms = np.linalg.norm(E, axis=1, keepdims=True)
-    E = np.divide(E, norms, out=np.zeros_like(E), where=norms > 0)
+    # an orthonormal basis of u's complement (complete QR), so the perpendicular part never
+    # degenerates, whatever the draw
+    Q = np.linalg.qr(np.column_stack([u, np.eye(W.shape[-1])]), mode="complete")[0]
+    E = _unit(rng.standard_normal((n, W.shape[-1] - 1))) @ Q[:, 1:].T if W.shape[-1] > 1 \
+        else np.zeros((n, 1))
     side = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     length = np.exp(rng.uniform(np.log(lo), np.log(hi), n))
     return length[:, None] * (side[:, None] * cos * u + np.sqrt(1.0 - cos**2) * E)
