@@ -44,6 +44,8 @@ def _parser():
     p.add_argument("--state", metavar="DIR", default=".proofs_check_state",
                    help="checkpoint directory (default .proofs_check_state)")
     p.add_argument("--no-checkpoint", action="store_true", help="write no checkpoints")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="check that two claims.json agree except for timing, then exit")
     p.add_argument("--selftest", action="store_true",
                    help="run the runner's synthetic self-test claims instead of the paper's")
     return p
@@ -102,6 +104,15 @@ def _replay(args, load) -> int:
     return 0 if result.verdict == "PASS" else 1
 
 
+def _compare(a, b) -> int:
+    diff = report.differences(Path(a).read_text(), Path(b).read_text())
+    for x, y in diff[:20]:
+        print(f"- {x.strip()}\n+ {y.strip()}")
+    print(f"{a} and {b} " + ("agree (timing aside)" if not diff else
+                             f"DIFFER in {len(diff)} lines"))
+    return 1 if diff else 0
+
+
 def _executor_for(args):
     if args.dask:
         return _executor.dask_executor(args.dask)
@@ -152,6 +163,8 @@ def main(argv=None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    if args.compare:
+        return _compare(*args.compare)
     if args.replay:
         return _replay(args, load)
     ids = args.only or list(_selftest.DEFAULT if args.selftest else checks)

@@ -122,6 +122,19 @@ def dumps(doc: dict) -> str:
     return json.dumps(_strict(doc), indent=2, allow_nan=False) + "\n"
 
 
+def differences(a: str, b: str) -> list:
+    """Lines where two ``claims.json`` texts differ, timing fields and run section aside.
+
+    Empty when the reports agree byte for byte on everything a rerun must reproduce.
+    """
+    heads = [text.partition(f'\n  "{RUN_SECTION}": {{')[0].splitlines() for text in (a, b)]
+    if len(heads[0]) != len(heads[1]):
+        return [(f"{len(heads[0])} lines", f"{len(heads[1])} lines")]
+    timing = tuple(f'"{name}": ' for name in TIMING_FIELDS)
+    return [(x, y) for x, y in zip(*heads)
+            if x != y and not (x.strip().startswith(timing) and y.strip().startswith(timing))]
+
+
 def reproducible(doc: dict) -> dict:
     """``doc`` without :data:`TIMING_FIELDS` and the run section: what reruns must agree on."""
     def strip(value):

@@ -1,0 +1,427 @@
+"""Hostile and odd input for the public API (issue 7).
+
+Every call either returns a sane answer (finite, of the documented shape, no warning) or
+raises a documented exception (``TypeError``/``ValueError``, ``NotSeparableError``) whose
+message names the offending argument in backticks.  Anything else -- an ``IndexError``,
+an ``AttributeError``, a numpy message naming no argument, a leaked ``RuntimeWarning``, a
+hang, a silently wrong answer -- is a defect.  ``HYPOTHESIS_PROFILE=thorough`` runs the
+same properties 16x harder (``make verify``).
+
+Defects found here and not fixed yet are pinned as strict xfails at the end of the file,
+each with its minimal reproducer.
+"""
+import re
+import signal
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import linteach as lt
+from linteach import convex
+
+#: examples per property: the profile's count for cheap calls, fewer for solver calls
+SOLVER_SHARE = 0.4
+#: a call that takes longer than this (seconds) is taken to hang
+HANG = 20.0
+NAMED = re.compile(r"`[A-Za-z_]\w*`")
+
+
+def _solver_examples():
+    return max(5, int(settings.default.max_examples * SOLVER_SHARE))
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("the call did not return: a hang")
+
+
+def call(fn, *args, hang=HANG, **kwargs):
+    """``fn(*args, **kwargs)`` under the contract: a value, or a documented clear error.
+
+    Returns ``(value, None)`` or ``(None, exc)``; anything undocumented propagates and
+    fails the test (warnings are errors here; a call running past ``hang`` s is a hang).
+    """
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, hang)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return fn(*args, **kwargs), None
+    except (TypeError, ValueError) as exc:
+        assert isinstance(exc, lt.NotSeparableError) or NAMED.search(str(exc)), \
+            f"unclear message from {getattr(fn, '__name__', fn)}: {type(exc).__name__}: {exc}"
+        return None, exc
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def finite(*values):
+    for v in values:
+        assert np.all(np.isfinite(np.asarray(v, dtype=np.float64))), v
+
+
+# -- strategies ------------------------------------------------------------------------------
+MAGNITUDE = 1e100  # products of two such entries stay in float64 (overflow: see defects)
+numbers = st.one_of(st.floats(-MAGNITUDE, MAGNITUDE), st.sampled_from(
+    [0.0, -0.0, 5e-324, -1e-300, 1e-12, 1.0, -1.0, np.nan, np.inf, -np.inf]))
+dtypes = st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.bool_, np.complex128])
+
+
+@st.composite
+def arrays(draw, shape=None):
+    dtype = np.dtype(draw(dtypes))
+    if shape is None:
+        shape = draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4))
+    if dtype.kind == "f":
+        elements = numbers.filter(lambda x: not np.isfinite(x) or abs(x) < 1e30
+                                  or dtype == np.float64)
+        return draw(hnp.arrays(dtype, shape, elements=elements))
+    return draw(hnp.arrays(dtype, shape))
+
+
+#: dtypes the metrics accept today (junk and complex W: defect D6, pinned below)
+numeric_arrays = arrays().filter(lambda a: a.dtype.kind != "c")
+junk = st.one_of(st.none(), st.text(max_size=3), st.booleans(), st.complex_numbers(),
+                 st.just([[1.0, 2.0], [3.0]]), st.just({"a": 1}), st.just(object()))
+scalars = st.one_of(numbers, st.integers(-3, 60), junk, st.just(np.float32(0.5)),
+                    st.just(np.int64(2)), st.just(np.array(0.5)))
+counts = st.one_of(st.integers(-2, 6), junk, st.just(2.0))
+hostile = st.one_of(arrays(), junk)
+
+
+@st.composite
+def problems(draw, max_n=6, max_d=3):
+    """A valid small problem (net, W, X, y) drawn from a seed, as the library would see it."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    k, n, d = draw(st.integers(1, 3)), draw(st.integers(1, max_n)), draw(st.integers(1, max_d))
+    net = lt.Net(k=k, alpha=draw(st.sampled_from([0.0, 1e-12, 0.3, 1 - 1e-12])))
+    scale = draw(st.sampled_from([0.0, 1e-150, 1e-3, 1.0, 1e4]))
+    X = rng.standard_normal((n, d)) * draw(st.sampled_from([1e-150, 1e-6, 1.0, 1e50]))
+    y = np.where(rng.random(n) < 0.5, -1, 1)
+    return net, net.init(d, scale=scale, rng=rng), X, y
+
+
+def replace_one(draw, valid: dict, bad):
+    """``valid`` with one argument swapped for a hostile value."""
+    name = draw(st.sampled_from(sorted(valid)))
+    return {**valid, name: draw(bad)}
+
+
+# -- the network -----------------------------------------------------------------------------
+@given(problems(), st.data())
+def test_net_methods_on_hostile_arrays(problem, data):
+    net, W, X, y = problem
+    args = replace_one(data.draw, {"W": W, "X": X, "y": y}, hostile)
+    for method in (net.forward, net.grad_output):
+        out, exc = call(method, args["W"], args["X"])
+        if exc is None:
+            finite(out)
+    out, exc = call(net.loss_and_grad, args["W"], args["X"], args["y"])
+    if exc is None:
+        finite(*out)
+        assert out[1].shape[-2:] == np.shape(args["W"])[-2:]
+
+
+@given(problems())
+def test_valid_problems_give_finite_outputs_of_the_documented_shapes(problem):
+    net, W, X, y = problem
+    out, exc = call(net.forward, W, X)
+    assert exc is None and out.shape == (X.shape[0],)
+    (L, G), exc = call(net.loss_and_grad, W, X, y)
+    assert exc is None and L.shape == () and G.shape == W.shape
+    finite(out, L, G)
+    # integer labels and float32 input are accepted and computed in float64
+    if np.abs(X).max() < 1e30:  # float32 holds it
+        out32, _ = call(net.forward, W.astype(np.float32), X.astype(np.float32))
+        assert out32.dtype == np.float64
+    np.testing.assert_allclose(call(net.loss, W, X, y.astype(np.int8))[0], L, rtol=1e-14)
+
+
+@given(st.data())
+def test_net_constructor_and_init_knobs(data):
+    kw = replace_one(data.draw, {"k": 2, "alpha": 0.3, "v": 1.0}, scalars)
+    net, exc = call(lt.Net, **kw)
+    if exc is None:
+        assert net.k >= 1 and 0 <= net.alpha < 1 and net.v > 0
+    kw = replace_one(data.draw, {"d": 2, "scale": 0.5, "rng": np.random.default_rng(0)}, scalars)
+    W, exc = call(lt.Net(k=2).init, **kw)
+    if exc is None:
+        finite(W)
+        assert W.shape == (4, kw["d"])
+
+
+# -- data ------------------------------------------------------------------------------------
+GENERATORS = {
+    lt.make_separable: {"n": 5, "d": 2, "margin": 0.1, "radius": 1.0},
+    lt.make_symmetric_gaussians: {"n": 4, "d": 2, "mean_norm": 1.0, "std": 0.3, "margin": 0.05},
+    lt.make_outlier_set: {"n": 4, "d": 2, "outlier_margin": 0.1, "outlier_spread": 2.0},
+    lt.make_blobs_2d: {"n": 4, "radius": 0.2, "center": (0.5, 0.0)},
+}
+
+
+@pytest.mark.parametrize("make", list(GENERATORS), ids=lambda f: f.__name__)
+@given(data=st.data())
+def test_generators_on_hostile_knobs(make, data):
+    kw = replace_one(data.draw, {**GENERATORS[make], "rng": np.random.default_rng(0)},
+                     scalars.filter(lambda v: not isinstance(v, float) or v != 5e-324))
+    ds, exc = call(make, **kw)
+    if exc is None:
+        finite(ds.X, ds.w_star)
+        assert set(np.unique(ds.y)) <= {-1.0, 1.0}
+        # the teacher certifies separability: y_i <w*, x_i> >= 1 (up to rounding)
+        assert np.all(ds.y * (ds.X @ ds.w_star) >= 1 - 1e-9)
+
+
+@given(hostile, hostile)
+def test_dataset_and_bias_lifting_on_hostile_arrays(X, y):
+    ds, exc = call(lt.Dataset, X, y)
+    if exc is None:
+        finite(ds.X, ds.y)
+        lifted, exc = call(lt.augment_bias, ds)
+        assert exc is None and lifted.d == ds.d + 1
+
+
+# -- training --------------------------------------------------------------------------------
+TRAINERS = {
+    lt.sgd: {"eta": 0.5, "n_epochs": 2, "rng": np.random.default_rng(0), "eps0": 0.1},
+    lt.gd: {"eta": 0.5, "n_steps": 3, "record": "all"},
+    lt.gradient_flow: {"dt": 0.1, "n_steps": 3, "normalized": True, "record": 2},
+}
+steps = st.one_of(st.floats(-1.0, 1e4), st.sampled_from([0.0, 5e-324, np.nan, np.inf]), junk)
+
+
+@pytest.mark.parametrize("train", list(TRAINERS), ids=lambda f: f.__name__)
+@given(problem=problems(max_n=4), data=st.data())
+def test_trainers_on_hostile_knobs(train, problem, data):
+    net, W, X, y = problem
+    bad = {"eta": steps, "dt": steps, "n_steps": counts, "n_epochs": counts, "record": counts,
+           "rng": scalars, "eps0": steps, "normalized": st.booleans()}
+    valid = TRAINERS[train]
+    name = data.draw(st.sampled_from(sorted(valid)))
+    kw = {**valid, name: data.draw(bad[name])}
+    if train is lt.gradient_flow and kw["normalized"] and not np.any(W):
+        kw["normalized"] = False  # W0 = 0 is rejected there by design
+    if not np.any(W) and len(y) == 1 and train is not lt.sgd:
+        W = W + 0.5  # D5b: the trace's smoothed margin at W = 0, n = 1 (pinned below)
+    run, exc = call(train, net, W, (X, y), **kw)
+    if exc is None:
+        assert run.W is None or run.W.shape == W.shape
+        finite(run.direction)
+        if run.W is not None:
+            finite(run.W)
+
+
+@pytest.mark.parametrize("train, kw", [
+    (lt.sgd, {"eta": 1e3, "n_epochs": 5, "rng": np.random.default_rng(1)}),
+    (lt.gd, {"eta": 1e3, "n_steps": 50}),
+    (lt.gradient_flow, {"dt": 0.5, "n_steps": 50, "normalized": True}),
+], ids=["sgd", "gd", "flow"])
+def test_overshooting_steps_stay_finite(train, kw):
+    data = lt.make_separable(20, 3, margin=0.1, rng=np.random.default_rng(2))
+    net = lt.Net(k=3, alpha=0.3)
+    run, exc = call(train, net, net.init(3, scale=1.0, rng=np.random.default_rng(3)), data, **kw)
+    assert exc is None
+    finite(run.W, *(run.trace[key] for key in run.trace.keys() if key != "log_time"))
+
+
+# -- degenerate but valid --------------------------------------------------------------------
+def test_k1_d1_n1_trains_to_a_positive_margin():
+    net = lt.Net(k=1, alpha=0.3)
+    run, exc = call(lt.gd, net, np.array([[0.1], [0.2]]), (np.array([[1.0]]), [1]),
+                    eta=1.0, n_steps=200)
+    assert exc is None and run.trace["min_margin"][-1] > run.trace["min_margin"][0] > -1
+
+
+def test_duplicates_and_points_at_the_origin():
+    rng = np.random.default_rng(4)
+    ds = lt.make_separable(8, 2, margin=0.2, rng=rng)
+    X = np.vstack([ds.X, ds.X[:3], np.zeros((1, 2))])
+    y = np.concatenate([ds.y, ds.y[:3], [1.0]])
+    net = lt.Net(k=2, alpha=0.3)
+    W0 = np.zeros((4, 2))                      # every pre-activation is exactly 0
+    (L, G), exc = call(net.loss_and_grad, W0, X, y)
+    assert exc is None and L == pytest.approx(np.log(2))
+    # at W = 0 every neuron has slope alpha: G = -(alpha v/2n) sum_i y_i x_i (+w, -u rows)
+    np.testing.assert_allclose(G[0], -0.3 * 0.5 * (y @ X) / len(y), atol=1e-15)
+    run, exc = call(lt.sgd, net, W0, (X, y), eta=0.5, n_epochs=3, rng=rng)
+    assert exc is None
+    finite(run.W)
+    w, exc = call(lt.max_margin_teacher, np.vstack([ds.X, ds.X[:3]]), y[:-1])
+    assert exc is None
+    np.testing.assert_allclose(w, lt.max_margin_teacher(ds.X, ds.y), rtol=1e-6, atol=1e-9)
+    _, exc = call(lt.max_margin_teacher, X, y)  # y_i w.0 = 0 < 1: truly not separable
+    assert isinstance(exc, lt.NotSeparableError)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1e-12, 1 - 1e-12])
+def test_alpha_near_0_and_1(alpha):
+    ds = lt.make_separable(10, 3, margin=0.1, rng=np.random.default_rng(5))
+    net = lt.Net(k=2, alpha=alpha)
+    run, exc = call(lt.gd, net, net.init(3, scale=0.1, rng=np.random.default_rng(6)), ds,
+                    eta=0.5, n_steps=100)
+    assert exc is None and run.trace["log_loss"][-1] < run.trace["log_loss"][0]
+
+
+def test_margins_of_ten_thousand_stay_finite_and_warning_free():
+    ds = lt.make_separable(10, 3, margin=0.2, rng=np.random.default_rng(7))
+    net = lt.Net(k=2, alpha=0.3)
+    W = 1e4 * np.concatenate([np.tile(ds.w_star, (2, 1)), -np.tile(ds.w_star, (2, 1))])
+    q, _ = call(net.margins, W, ds.X, ds.y)
+    assert q.min() > 1e4
+    for fn in (lt.smoothed_margin, lt.normalized_margin):
+        value, exc = call(fn, net, W, ds.X, ds.y)
+        assert exc is None and 0 < value < np.inf
+    run, exc = call(lt.gd, net, W, ds, eta=1.0, n_steps=5)
+    assert exc is None
+    finite(run.trace["log_loss"], run.trace["smoothed_margin"])
+
+
+# -- metrics and convex programs ---------------------------------------------------------------
+@given(problems(), st.data())
+def test_metrics_on_hostile_arrays(problem, data):
+    net, W, X, y = problem
+    args = replace_one(data.draw, {"W": W, "X": X, "y": y}, st.one_of(arrays(), junk))
+    if not isinstance(args["W"], np.ndarray) or args["W"].dtype.kind == "c":
+        args["W"] = data.draw(numeric_arrays)  # D6
+    for fn in (lt.cluster_radius, lt.relative_cluster_radius, lt.max_within_type_angle):
+        call(fn, args["W"])
+    for fn in (lt.linear_regime, lt.agreement, lt.max_n_diff):
+        call(fn, args["W"], args["X"])
+    for fn in (lt.in_par, lt.par_fractions):
+        call(fn, args["W"], args["X"], args["y"])
+
+
+@settings(max_examples=_solver_examples())
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_convex_programs_on_hostile_arrays(seed, data):
+    ds = lt.make_separable(4, 2, margin=0.2, rng=np.random.default_rng(seed))
+    args = replace_one(data.draw, {"X": ds.X, "y": ds.y, "alpha": 0.3},
+                       st.one_of(arrays(), junk, numbers))
+    w, exc = call(convex.svm_no_bias, args["X"], args["y"])
+    if exc is None:
+        finite(w)
+    wu, exc = call(convex.solve_eq8, args["X"], args["y"], args["alpha"])
+    if exc is None:
+        finite(*wu)
+
+
+# -- defects found by this file, not fixed yet (minimal reproducers) ----------------------------
+def defect(reason):
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+RNG = np.random.default_rng
+
+
+@defect("D1: rejection sampling never ends when std = 0 and margin = mean_norm")
+def test_d1_symmetric_gaussians_without_spread():
+    # d = 3: the rounded mu.mu < 1, so mean_norm*mu.mu < margin = mean_norm: nothing accepted
+    call(lt.make_symmetric_gaussians, 4, 3, std=0.0, margin=1.0, rng=RNG(0), hang=2.0)
+
+
+@defect("D2: teacher / margin overflows for a subnormal margin (w_star = inf)")
+def test_d2_subnormal_margin():
+    call(lt.make_separable, 2, 1, margin=5e-324, rng=RNG(0))
+
+
+@defect("D3: finite W and X whose products overflow leak a RuntimeWarning and return inf")
+def test_d3_overflowing_forward():
+    call(lt.Net(k=1).forward, np.full((2, 1), 1e155), np.full((1, 1), 1e155))
+
+
+@defect("D4: run axes of W and X that do not broadcast give numpy's message, naming no argument")
+def test_d4_run_axes_mismatch():
+    call(lt.Net(k=1).forward, np.ones((3, 2, 1)), np.ones((2, 1, 1)))
+
+
+@defect("D5: normalized/smoothed margin of W = 0 (a valid init, scale=0) warn 0/0 and log 0")
+@pytest.mark.parametrize("fn", [lt.normalized_margin, lt.smoothed_margin])
+def test_d5_margins_of_zero_weights(fn):
+    call(fn, lt.Net(k=1), np.zeros((2, 1)), [[1.0]], [1])
+
+
+@defect("D5b: gd/gradient_flow from W0 = 0 with n = 1: 0*inf in the trace's smoothed margin")
+def test_d5b_trace_at_zero_weights():
+    call(lt.gd, lt.Net(k=1), np.zeros((2, 1)), (np.array([[1.0]]), [1]), eta=0.1, n_steps=1)
+
+
+@defect("D6: metrics convert W with np.asarray, not check_array: messages name no argument")
+@pytest.mark.parametrize("W", [{"a": 1}, [[1.0, 2.0], [3.0]], np.ones((2, 1), complex)])
+def test_d6_metrics_on_junk(W):
+    call(lt.cluster_radius, W)
+
+
+@defect("D7: a step of 1e300 overflows W to inf with a RuntimeWarning instead of a clear error")
+@pytest.mark.parametrize("train, kw", [(lt.sgd, {"n_epochs": 2, "rng": RNG(0)}),
+                                       (lt.gd, {"n_steps": 5})], ids=["sgd", "gd"])
+def test_d7_astronomical_step(train, kw):
+    run, _ = call(train, lt.Net(k=1), np.ones((2, 1)), (np.array([[1.0], [-1.0]]), [1, -1]),
+                  eta=1e300, **kw)
+    finite(run.W)
+
+
+@defect("D8: stack() of non-Datasets raises AttributeError")
+def test_d8_stack_arrays():
+    call(lt.stack, [np.zeros((2, 2))])
+
+
+@defect("D9: the SVM is not scale-covariant: separable data at 1e-9 are called not separable")
+@pytest.mark.parametrize("scale", [1e-9, 1e-5])
+def test_d9_svm_tiny_scale(scale):
+    w, _ = call(lt.max_margin_teacher, np.array([[scale, 0.0], [-scale, 0.0]]), [1, -1])
+    np.testing.assert_allclose(w, [1 / scale, 0.0], rtol=1e-6)
+
+
+@defect("D10: Eq. 8 at small scale: SolverError (1e-4) or 'infeasible' (1e-9) for feasible data")
+@pytest.mark.parametrize("scale", [1e-9, 1e-4])
+def test_d10_eq8_tiny_scale(scale):
+    X, y = RNG(0).standard_normal((5, 3)), np.array([1.0, -1, 1, -1, 1])
+    w, u = convex.solve_eq8(X, y, 0.3)
+    got, _ = call(convex.solve_eq8, X * scale, y, 0.3)
+    np.testing.assert_allclose(got[0], w / scale, rtol=1e-5)
+
+
+@defect("D11: Assumption 4 (documented scale-invariant) flips to holds=True at 1e-9 and 1e150")
+@pytest.mark.parametrize("scale", [1e-9, 1e150])
+def test_d11_assumption4_scale(scale):
+    X, y = RNG(0).standard_normal((5, 3)), np.array([1.0, -1, 1, -1, 1])
+    assert not convex.assumption4_lp(X, y).holds
+    result, _ = call(convex.assumption4_lp, X * scale, y)
+    assert not result.holds
+
+
+@defect("D12: normalized flow rejects a nonzero W0 whose norm underflows ('must be nonzero')")
+def test_d12_tiny_nonzero_w0():
+    run, _ = call(lt.gradient_flow, lt.Net(k=1), np.full((2, 1), 1e-300),
+                  (np.array([[1.0], [-1.0]]), [1, -1]), dt=0.1, n_steps=2, normalized=True)
+    finite(run.direction)
+
+
+@defect("D13: boolean flags are taken by truthiness: normalized='no' runs the normalized flow")
+def test_d13_flag_types():
+    _, exc = call(lt.gradient_flow, lt.Net(k=1), np.ones((2, 1)),
+                  (np.array([[1.0]]), [1]), dt=0.1, n_steps=1, normalized="no")
+    assert exc is not None
+
+
+@defect("D14: a non-callable callback fails inside the loop with Python's message")
+def test_d14_callback_type():
+    call(lt.sgd, lt.Net(k=1), np.ones((2, 1)), (np.array([[1.0]]), [1]), eta=0.1,
+         n_epochs=1, rng=RNG(0), callback=3)
+
+
+@defect("D15: Net.init does not validate batch: numpy's messages, or an empty W nothing accepts")
+@pytest.mark.parametrize("batch", [-1, "ab", (2, 0)])
+def test_d15_init_batch(batch):
+    W, exc = call(lt.Net(k=1).init, 1, scale=1.0, rng=RNG(0), batch=batch)
+    assert exc is not None
+
+
+@defect("D16: Dataset accepts a teacher whose run axes do not match X's")
+def test_d16_teacher_shape():
+    _, exc = call(lt.Dataset, np.ones((5, 3)), np.ones(5), np.ones((2, 3)))
+    assert exc is not None
