@@ -166,16 +166,28 @@ class Net:
         ``W (R, 2k, d)``, ``x (R, d, 1)`` the runs' examples, ``y (R,)``, ``ex = η y x`` as
         ``(R, 1, d)``; ``work`` is ``None`` or a buffer like ``W`` (large R: the outer
         product is formed there by einsum, whose loop beats broadcasting over short rows).
+        Every reduction is the per-run BLAS call :meth:`_sgd_step_one` makes, so a run
+        rounds exactly as it does alone.
         """
-        z = np.matmul(W, x)  # (R, 2k, 1)
+        z = np.matmul(W, x)  # (R, 2k, 1): one gemv per run
         sa = np.where(z > 0.0, self._a_col[0], self._a_col[1])  # a_j σ'(z_j)
-        q = y * np.einsum("rjo,rjo->r", z, sa)
+        q = y * np.matmul(np.swapaxes(z, -1, -2), sa)[:, 0, 0]  # one dot per run
         gq = _loss.g(q)
         sa *= gq[:, None, None]
         if work is None:
             W += sa * ex
         else:
             W += np.einsum("rjo,rod->rjd", sa, ex, out=work)
+        return q, gq
+
+    def _sgd_step_one(self, W, x, y, ex):
+        """:meth:`_sgd_step` for a single run: ``W (2k, d)``, ``x (d,)``, ``y``, ``ex (d,)``."""
+        z = W @ x
+        sa = np.where(z > 0.0, self._a_col[0, :, 0], self._a_col[1, :, 0])
+        q = y * (z @ sa)
+        gq = _loss.g(q)
+        sa *= gq
+        W += sa[:, None] * ex
         return q, gq
 
     def _mask_backward(self, mask, X, coef):

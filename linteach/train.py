@@ -192,6 +192,7 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     runs = np.arange(R)[:, None]
     view = Wf.reshape(W.shape).view()
     view.flags.writeable = False
+    one = net._fused_ok and R == 1
     step = _stock_step(net, Wf) if net._fused_ok else _generic_step(net, eta)
 
     def epoch_row(e, mistakes):
@@ -211,8 +212,12 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
         Xp, yp = Xf[runs, perms], yf[runs, perms]  # (R, n, d), (R, n)
         ex = (eta * yp)[..., None] * Xp
         mistakes = np.zeros(R, dtype=np.int64)
-        for i, (x, yy, exi) in enumerate(zip(Xp.transpose(1, 0, 2)[..., None], yp.T,
-                                             ex[:, :, None, :].transpose(1, 0, 2, 3))):
+        if one:  # a single stock run: plain 1-D examples, the fewest numpy calls per update
+            examples = zip(Xp[0], yp[0], ex[0])
+        else:
+            examples = zip(Xp.transpose(1, 0, 2)[..., None], yp.T,
+                           ex[:, :, None, :].transpose(1, 0, 2, 3))
+        for i, (x, yy, exi) in enumerate(examples):
             q, gq = step(Wf, x, yy, exi)
             t += 1
             if eps0 is not None or callback is not None:
@@ -233,7 +238,10 @@ _SGD_BUFFER_FROM = 4096
 
 
 def _stock_step(net, Wf):
-    """Eq. 3 by :meth:`Net._sgd_step` (the stock net's fused update)."""
+    """Eq. 3 by the stock net's fused update (:meth:`Net._sgd_step`, one run: ``_one``)."""
+    if len(Wf) == 1:
+        W_one = Wf[0]
+        return lambda W, x, y, ex: net._sgd_step_one(W_one, x, y, ex)
     work = np.empty_like(Wf) if Wf.size >= _SGD_BUFFER_FROM else None
     return lambda W, x, y, ex: net._sgd_step(W, x, y, ex, work)
 

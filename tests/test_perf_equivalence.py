@@ -125,6 +125,11 @@ def test_sgd_step_is_eq3(seed, alpha, runs):
     W_buffered = W.copy()
     net._sgd_step(W_buffered, x, y[:, 0], ex, np.empty_like(W))
     np.testing.assert_array_equal(W_buffered, W_step)  # the buffer only changes where
+    for r in range(runs):  # the single-run form rounds exactly as its run in the batch
+        W_one = W[r].copy()
+        q_one, g_one = net._sgd_step_one(W_one, X[r, 0], y[r, 0], ex[r, 0])
+        np.testing.assert_array_equal(W_one, W_step[r])
+        assert (q_one, g_one) == (q[r], gq[r])
     step_scale = eta * backward_scale(net, X, g * (1 + 1e-3))  # Eq. 3's own terms
     assert_regrouped(W_step, expected, np.abs(W) + step_scale)
     assert_regrouped(q, (y * out)[:, 0], forward_scale(net, Z)[:, 0])
