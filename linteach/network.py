@@ -107,6 +107,7 @@ class Net:
         """:meth:`_loss_and_grad`, reusing ``work`` (shape of ``Z``, or ``None``) when fused."""
         if self._fused_ok:
             out, mask = self._fused_forward(W, X, work)
+            np.greater(mask, 0.0, out=mask)  # relu(Z) > 0 exactly where Z > 0
         else:
             out, Z = self._forward(W, X)
         q = y * out
@@ -129,6 +130,7 @@ class Net:
         """:meth:`_normalized_grad`, reusing ``work`` (shape of ``Z``, or ``None``) when fused."""
         if self._fused_ok:
             out, mask = self._fused_forward(direction, X, work)
+            np.greater(mask, 0.0, out=mask)  # relu(Z) > 0 exactly where Z > 0
         else:
             out, Z = self._forward(direction, X)
         lead, rest, log_w = _loss.scaled_loss_terms(y * out, log_norm)
@@ -146,7 +148,7 @@ class Net:
     # same terms as the direct formulas, regrouped: tests/test_perf_equivalence.py bounds
     # the difference by 1e-12 of the summed absolute terms.
     def _fused_forward(self, W, X, work=None):
-        """``(N_W(X), m)`` with ``m = [Z > 0]`` as float, built in ``work`` if given."""
+        """``(N_W(X), relu(Z))``, the latter built in ``work`` if given."""
         WT = np.swapaxes(W, -1, -2)
         Z = np.matmul(X, WT, out=work)
         np.maximum(Z, 0.0, out=Z)
@@ -158,7 +160,7 @@ class Net:
             out = self.alpha * lin + (1.0 - self.alpha) * relu_a
         else:
             out = relu_a
-        return out, np.greater(Z, 0.0, out=Z)
+        return out, Z
 
     def _sgd_step(self, W, x, y, ex, work):
         """One Eq. 3 update of R runs in place; returns margins and ``g`` before it, ``(R,)``.

@@ -195,8 +195,11 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     one = net._fused_ok and R == 1
     step = _stock_step(net, Wf) if net._fused_ok else _generic_step(net, eta)
 
+    rows_work = _workspace(net, Wf, Xf)  # the epoch rows' forward pass reuses one buffer
+
     def epoch_row(e, mistakes):
-        q = yf * net._forward(Wf, Xf)[0]
+        fwd = net._fused_forward(Wf, Xf, rows_work) if net._fused_ok else net._forward(Wf, Xf)
+        q = yf * fwd[0]
         losses = _loss.ell(q)
         row = {"epoch": e, "loss": losses.mean(-1).reshape(batch),
                "max_loss": losses.max(-1).reshape(batch), "min_margin": q.min(-1).reshape(batch)}

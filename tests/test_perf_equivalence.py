@@ -64,10 +64,11 @@ def test_fused_forward_is_the_direct_forward(seed, alpha, layout):
     net, W, X, _ = _case(seed, alpha, batch=layout[0], stacked=layout[1])
     expected, Z = direct_forward(net, W, X)
     scale = forward_scale(net, Z)
-    out, mask = net._fused_forward(W, X)
+    out, relu = net._fused_forward(W, X)
     assert_regrouped(out, expected, scale)
     assert_regrouped(net._forward(W, X)[0], expected, scale)
-    np.testing.assert_array_equal(mask, (Z > 0).astype(float))  # σ'(0) = α: mask 0 at 0
+    np.testing.assert_array_equal(relu, np.maximum(Z, 0.0))
+    np.testing.assert_array_equal(relu > 0, Z > 0)  # so the mask has σ'(0) = α
 
 
 @given(seeds, alphas, layouts)
