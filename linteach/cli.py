@@ -1,0 +1,160 @@
+"""The ``linteach`` command: ``figure``, ``train`` and ``bench``.
+
+::
+
+    linteach figure ID|all [--out DIR] [--seed S] [--size small|full] [--quiet]
+    linteach train [--data NAME] [--pair A B] [--n N] [--d D] [--k K] [--alpha A] ...
+    linteach bench [ARGS ...]
+
+Also ``python -m linteach.cli``.  Seeds become generators here and nowhere else.
+Matplotlib is imported only by ``figure`` (through :mod:`linteach.figures`).
+Exit status: 0 on success, 1 when a requested tool is missing, 2 on a usage error.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import linteach as lt
+
+from ._check import check_int
+
+DATASETS = ("separable", "symmetric", "outlier", "blobs", "digits")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="linteach", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    f = sub.add_parser("figure", help="regenerate one of the paper's figures (PNG + JSON)")
+    f.add_argument("id", help="figure id (fig1 … fig9, thm4.1, thm5.1, or a number) or 'all'")
+    f.add_argument("--out", default="docs/figures", help="output folder (default docs/figures)")
+    f.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    f.add_argument("--size", choices=("small", "full"), default="full",
+                   help="'small' is the smoke-test size; 'full' what `make figures` runs")
+    f.add_argument("--quiet", action="store_true", help="no progress lines")
+
+    t = sub.add_parser("train", help="train a net with SGD and print r, the linear regime, loss")
+    t.add_argument("--data", choices=DATASETS, default="separable")
+    t.add_argument("--pair", type=int, nargs=2, default=(3, 5), metavar=("A", "B"),
+                   help="digits A (+1) vs B (-1) for --data digits (default 3 5)")
+    t.add_argument("--bias", action="store_true", help="append a constant 1 (App. K)")
+    t.add_argument("--n", type=int, default=100, help="points (synthetic data)")
+    t.add_argument("--d", type=int, default=10, help="dimension (synthetic data)")
+    t.add_argument("--margin", type=float, default=0.1, help="margin (--data separable)")
+    t.add_argument("--test-fraction", type=float, default=0.25, help="digits test split")
+    t.add_argument("--k", type=int, default=50, help="neurons per type")
+    t.add_argument("--alpha", type=float, default=0.3, help="leaky slope")
+    t.add_argument("--v", type=float, default=1.0, help="second-layer magnitude")
+    t.add_argument("--eta", type=float, default=0.1, help="SGD step")
+    t.add_argument("--epochs", type=int, default=100, help="SGD epochs")
+    t.add_argument("--scale", type=float, default=1e-3, help="init scale (std)")
+    t.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+
+    sub.add_parser("bench", help="run benchmarks/run.py (when present); every further "
+                   "argument is passed on to it")
+    return p
+
+
+def _figure(args) -> int:
+    from . import figures  # matplotlib is imported from here on only
+
+    ids = figures.figure_ids() if args.id == "all" else [figures.normalize_id(args.id)]
+    start = time.perf_counter()
+    for fid in ids:
+        figures.render(fid, args.out, seed=args.seed, size=args.size, quiet=args.quiet)
+    if not args.quiet:
+        print(f"{len(ids)} figure(s) written to {args.out} in "
+              f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return 0
+
+
+def _dataset(args, rng):
+    """(train, test or None) for ``--data``."""
+    if args.data == "digits":
+        return lt.load_digit_pair(*args.pair, test_fraction=args.test_fraction, rng=rng,
+                                  bias=args.bias)
+    if args.data == "separable":
+        data = lt.make_separable(args.n, args.d, margin=args.margin, rng=rng)
+    elif args.data == "symmetric":
+        data = lt.make_symmetric_gaussians(args.n, args.d, rng=rng)
+    elif args.data == "outlier":
+        data = lt.make_outlier_set(args.n, args.d, rng=rng)
+    else:
+        data = lt.make_blobs_2d(args.n, rng=rng)
+    return (lt.augment_bias(data) if args.bias else data), None
+
+
+def _train(args) -> int:
+    seed = check_int("seed", args.seed, ge=0)
+    data_rng, init_rng, sgd_rng = np.random.default_rng(seed).spawn(3)
+    train, test = _dataset(args, data_rng)
+    net = lt.Net(k=args.k, alpha=args.alpha, v=args.v)
+    W0 = net.init(train.d, scale=args.scale, rng=init_rng)
+    print(f"data {train.name}: n = {train.n}, d = {train.d}"
+          + (f", {test.n} test points" if test is not None else ""))
+    print(f"net k = {net.k}, alpha = {net.alpha}, v = {net.v}; SGD eta = {args.eta}, "
+          f"{args.epochs} epochs, init scale {args.scale:g}, seed {seed}")
+    start = time.perf_counter()
+    run = lt.sgd(net, W0, train, eta=args.eta, n_epochs=args.epochs, rng=sgd_rng)
+    W = run.W
+    rows = [("loss (mean)", f"{run.trace['loss'][-1]:.6g}"),
+            ("max per-point loss", f"{run.trace['max_loss'][-1]:.6g}"),
+            ("train accuracy", f"{np.mean(np.sign(net.forward(W, train.X)) == train.y):.4f}"),
+            ("r (cluster radius)", f"{lt.cluster_radius(W):.6g}"),
+            ("r / |w_bar - u_bar|", f"{lt.relative_cluster_radius(W):.6g}"),
+            ("outside linear regime (train)",
+             f"{lt.fraction_outside_linear_regime(W, train.X):.4f}"),
+            ("in PAR", str(bool(lt.in_par(W, train.X, train.y)))),
+            ("in an NAR", str(lt.agreement(W, train.X) is not None))]
+    if test is not None:
+        rows[3:3] = [("test accuracy", f"{np.mean(np.sign(net.forward(W, test.X)) == test.y):.4f}")]
+        rows.append(("outside linear regime (test)",
+                     f"{lt.fraction_outside_linear_regime(W, test.X):.4f}"))
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"  {name:<{width}}  {value}")
+    print(f"({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def bench_script() -> Path | None:
+    """``benchmarks/run.py`` of the working directory or of the source checkout, if any."""
+    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
+        path = root / "benchmarks" / "run.py"
+        if path.is_file():
+            return path
+    return None
+
+
+def _bench(args, extra) -> int:
+    script = bench_script()
+    if script is None:
+        print("linteach bench: benchmarks/run.py is not present in this checkout (looked in "
+              f"{Path.cwd()} and the source tree); nothing to run.", file=sys.stderr)
+        return 1
+    return subprocess.run([sys.executable, str(script), *extra], check=False).returncode
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``linteach`` console script; returns the exit status."""
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.command != "bench" and extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        if args.command == "bench":
+            return _bench(args, [a for a in extra if a != "--"])
+        return {"figure": _figure, "train": _train}[args.command](args)
+    except ValueError as exc:  # bad input, reported by the library's checks
+        print(f"linteach {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""SGD on real digit pairs at several init scales, shared by Figs. 2, 6 and 7.
+
+The data are scikit-learn's bundled 8×8 digits (``lt.load_digit_pair``), not MNIST: 64
+features instead of 784 and about 270 training images per pair instead of ~12,000.
+Pair ``(a, b)`` draws from the child stream ``SeedSequence(seed, spawn_key=(a, b))``, so a
+pair's run is the same whichever figure asks for it, and a run computed for one figure is
+reused (in the same process) by the others.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import linteach as lt
+
+from . import _plot
+
+#: Settings shared by the digit figures (every one is recorded in each figure's JSON).
+DIGIT_SETTINGS = dict(k=50, alpha=0.3, v=1.0, eta=0.1, scales=[1e-6, 1e-4, 1e-2, 1.0],
+                      test_fraction=0.25)
+_CACHE: dict = {}
+_RUN_KEYS = ("k", "alpha", "v", "eta", "scales", "test_fraction", "n_epochs", "n_records")
+
+
+def _measure(net, tr, te):
+    def measure(W):
+        return {"loss": net.loss(W, tr.X, tr.y),
+                "train_accuracy": _plot.accuracy(net, W, tr.X, tr.y),
+                "test_accuracy": _plot.accuracy(net, W, te.X, te.y),
+                "r": lt.cluster_radius(W), "relative_r": lt.relative_cluster_radius(W),
+                "max_angle_deg": np.degrees(lt.max_within_type_angle(W)),
+                "outside_train": lt.fraction_outside_linear_regime(W, tr.X),
+                "outside_test": lt.fraction_outside_linear_regime(W, te.X)}
+    return measure
+
+
+def pair_run(a: int, b: int, *, seed: int, settings: dict, progress) -> dict:
+    """Arrays ``(n_records + 1, n_scales)`` of one digit pair, plus ``epoch`` and sizes.
+
+    Row 0 is the initial state; the others follow log-spaced SGD updates, and ``epoch``
+    is the update count divided by the training-set size.
+    """
+    key = (a, b, seed) + tuple(repr(settings[k]) for k in _RUN_KEYS)
+    if key in _CACHE:
+        progress(f"digits {a} vs {b}: reusing the run computed earlier in this process")
+        return _CACHE[key]
+    split_rng, init_rng, sgd_rng = np.random.default_rng(
+        np.random.SeedSequence(seed, spawn_key=(a, b))).spawn(3)
+    tr, te = lt.load_digit_pair(a, b, test_fraction=settings["test_fraction"], rng=split_rng)
+    net = lt.Net(k=settings["k"], alpha=settings["alpha"], v=settings["v"])
+    scales = np.asarray(settings["scales"], dtype=float)
+    W0 = net.init(tr.d, scale=1.0, rng=init_rng, batch=len(scales)) * scales[:, None, None]
+    # log-spaced records: the clustering happens within the first epoch, the drift later
+    at = _plot.log_schedule(settings["n_epochs"] * tr.n, settings["n_records"])
+    progress(f"digits {a} vs {b}: SGD on {tr.n} train / {te.n} test images, "
+             f"{len(scales)} init scales, {settings['n_epochs']} epochs")
+    _, rec = _plot.sgd_recorded(net, W0, tr, eta=settings["eta"],
+                                n_epochs=settings["n_epochs"], rng=sgd_rng,
+                                at=at, measure=_measure(net, tr, te))
+    out = {"pair": [a, b], "n_train": tr.n, "n_test": te.n,
+           "epoch": np.concatenate([[0.0], at / tr.n]), **rec}
+    _CACHE[key] = out
+    return out
+
+
+def final_summary(run: dict, scales) -> dict:
+    """The last recorded values per init scale (what docs/figures.md quotes)."""
+    keys = ("loss", "train_accuracy", "test_accuracy", "relative_r", "max_angle_deg",
+            "outside_train", "outside_test")
+    return {f"init_{scale:g}": {key: run[key][-1, i] for key in keys}
+            for i, scale in enumerate(scales)}
+
+
+def plot_curves(ax, run, key, scales, *, style="-", label_suffix="", log=False):
+    """One curve per init scale of ``run[key]`` against epochs (log axis; row 0, the
+    initial state, is in the JSON but has no place on it)."""
+    ep = _plot.arr(run["epoch"])[1:]
+    values = _plot.arr(run[key])[1:]
+    for i, scale in enumerate(scales):
+        ax.plot(ep, values[:, i], style, color=_plot.SCALE_COLORS[i], lw=1.4,
+                label=_plot.scale_label(scale) + label_suffix)
+    if log:
+        ax.set_yscale("log")
+    ax.set_xscale("log")
+    ax.set_xlabel("SGD epochs (updates / n, log scale)")
+
+
+def legend_below(fig, ax, ncol=4):
+    """One legend for the whole figure, below the panels (it hides no curve)."""
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=8)
