@@ -1,0 +1,314 @@
+"""Theorem 6.1 (``thm6.1``): a flow that stays in an NAR converges to a perfectly clustered net.
+
+Each case is a data set and four initialisations (two small, two moderate) trained as one
+batch with the late-phase flow and its step-halving companion (:mod:`proofs_check._flow`).
+Per run: ``T_NAR`` is the first record after which the agreement pattern never changes (with
+``β > 0``); inside a fixed pattern ``N`` is linear in ``W`` and (P) restricted to the pattern
+is a convex QP (:func:`linteach.convex.nar_program`) whose unique minimiser is the predicted
+limit direction.  Runs that settle outside every NAR, or whose pattern optimum lies on the
+NAR's boundary (a neuron on a kink or vanishing, so β → 0), do not meet the hypothesis
+("W(t) ∈ N(β) for all t ≥ T_NAR with a fixed β > 0") and are counted, not dropped.
+
+Reusable by ``thm6.2`` and ``appJ``: :func:`pattern_slacks`, :func:`classify`,
+:data:`DRIFT_TOL`.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+import linteach as lt
+
+from . import _flow
+from .result import Case, Claim, Context, digest, verdict_of
+
+__all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "classify",
+           "wrong_pattern_prediction"]
+
+CLAUSES = ("cluster_radius_vanishes", "limit_solves_pattern_program",
+           "pattern_program_clustered", "kkt_residual_shrinks")
+CLAIM = Claim(
+    id="thm6.1",
+    statement="under Assumption 6.1, if W(t) stays in an NAR N(β, c^w, c^u) from T_NAR on, "
+              "gradient flow converges in direction to a point of N whose normalized network "
+              "is perfectly clustered (a KKT point of (P) restricted to the pattern)",
+    reference="Theorem 6.1, App. F (EQUATIONS §6)",
+    hypotheses="Assumption 6.1 (L_sum < log 2 reached); the final agreement pattern held with "
+               "β > 0 from T_NAR to the end, with an interior limit (β of the pattern optimum "
+               "> 0) and the same pattern in the step-halving companion",
+    cases="per case one data set and 4 inits (scales 1e-2, 1e-2, 0.5, 0.5) in one batch, "
+          "k ∈ {4, 8}, α ∈ [0.1, 0.5]: symmetric Gaussians (n 30, d 4), 2-D blobs (n 30), "
+          "small separable sets (n 6–12, d 2–3: non-PAR NARs), App. J outlier sets "
+          "(n 30+1, d 3); 2500 steps of turn 0.01 and a companion at 0.005",
+    control="the prediction of a wrong agreement pattern (one point's w-side flipped, the "
+            "first feasible flip from the deepest point) must FAIL "
+            "limit_solves_pattern_program",
+    clauses=CLAUSES)
+
+#: 1 − cos(limit, pattern optimum) allowed (the issue's floor; measured ~1e-5 at dt = 0.01)
+COS_TOL = 1e-3
+#: r(Ŵ) at the end; within a pattern r·‖W‖ is invariant, so r/‖W‖ ~ e^{−log‖W‖} ≪ this
+RADIUS_TOL = 1e-6
+#: relative cluster radius of the solver's pattern optimum (solutions are polished to 1e-10)
+PROGRAM_CLUSTER_TOL = 1e-6
+#: KKT residual of the final direction: first order in its distance to the KKT point, and
+#: COS_TOL allows the distance sqrt(2·COS_TOL) ≈ 0.045 (measured 3e-4 … 1e-2 at dt = 0.01)
+KKT_TOL = float(np.sqrt(2 * COS_TOL))
+#: a run whose direction moved less than this over its last quarter has settled
+#: (the normalized step jitters by O(dt) around its limit: 5·dt leaves room for that)
+DRIFT_TOL = 5 * _flow.DT
+#: β of a pattern optimum below this: the limit is on the NAR boundary
+BETA_INTERIOR = 1e-6
+#: steps of the main run (the companion takes twice as many at half the turn)
+N_STEPS = 2000
+INIT_SCALES = (1e-2, 1e-2, 0.5, 0.5)
+
+#: cases per ctx.map item: their runs advance together in one batch (same n, d, k, α)
+CHUNK = 4
+#: per family: data kind and sizes, k and α fixed so that all its runs batch together
+FAMILIES = {
+    "symmetric": dict(count=2, kind="symmetric", n=30, d=4, k=8, alpha=0.3),
+    "blobs": dict(count=2, kind="blobs", n=30, d=2, k=8, alpha=0.2),
+    # small sets are where non-PAR NARs with an interior limit show up (≈ 1 set in 6)
+    "small-2d": dict(count=6, kind="separable", n=12, d=2, k=4, alpha=0.3),
+    "small-3d": dict(count=8, kind="separable", n=12, d=3, k=4, alpha=0.4),
+    "outlier": dict(count=3, kind="outlier", n=30, d=3, k=4, alpha=0.3,
+                    outlier_margin=0.2, outlier_spread=5.0),
+}
+
+
+def build_case(case: Case, spec: dict):
+    """``(X, y, W0)`` of ``case`` (data and its inits), drawn from its seed alone."""
+    data_rng, init_rng = case.rng.spawn(2)
+    extra = {key: spec[key] for key in ("outlier_margin", "outlier_spread") if key in spec}
+    ds = _flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"], **extra)
+    scales = np.asarray(spec.get("scales", INIT_SCALES))
+    W0 = lt.Net(k=spec["k"], alpha=spec["alpha"]).init(ds.d, scale=1.0, rng=init_rng,
+                                                       batch=len(scales))
+    return ds.X, ds.y, W0 * scales[:, None, None]
+
+
+def classify(s: dict, X) -> tuple[str, str]:
+    """``(outcome, reason)`` of a run before its pattern program: 'ok', 'anm' or 'inconclusive'."""
+    if s["late"] < 0:
+        return "inconclusive", "never reached Assumption 6.1 (L_sum < log 2)"
+    if not s["in_nar"]:
+        nd = [int(v) for v in lt.max_n_diff(s["direction"], X)]
+        if s["drift"] <= DRIFT_TOL:
+            return "anm", f"settled outside every NAR (max n_diff w, u = {nd})"
+        return "inconclusive", f"not in an NAR at the end and still moving (drift {s['drift']:.2g})"
+    return "ok", ""
+
+
+def kkt_residual(direction, X, y, *, alpha, v=1.0) -> float:
+    """Largest KKT residual of (P) at ``direction`` (:func:`linteach.convex.kkt_certificate`)."""
+    from linteach import convex
+
+    cert = convex.kkt_certificate(direction, X, y, alpha=alpha, v=v)
+    return max(cert.stationarity, cert.complementarity, cert.feasibility)
+
+
+def pattern_slacks(direction, W_pred, X, y, *, alpha, v=1.0, kkt_entry=None):
+    """Clause slacks (≥ 0 holds) of a final direction against a pattern optimum ``W_pred``.
+
+    Returns ``(slacks, info)``; the KKT clause needs the residual at ``T_NAR``.
+    """
+    cos = _flow.cosine(direction, W_pred)
+    r_pred = float(lt.cluster_radius(W_pred)) / float(np.linalg.norm(W_pred))
+    r_end = float(lt.cluster_radius(direction))
+    kkt = kkt_residual(direction, X, y, alpha=alpha, v=v)
+    slacks = {"cluster_radius_vanishes": float(np.log10(RADIUS_TOL / max(r_end, 1e-300))),
+              "limit_solves_pattern_program": 1.0 - (1.0 - cos) / COS_TOL,
+              "pattern_program_clustered": 1.0 - r_pred / PROGRAM_CLUSTER_TOL}
+    if kkt_entry is not None:  # small, and smaller than at T_NAR
+        slacks["kkt_residual_shrinks"] = min(1.0 - kkt / KKT_TOL,
+                                             float(np.log10(kkt_entry / max(kkt, 1e-300))))
+    return slacks, {"one_minus_cos": 1.0 - cos, "radius": r_end, "pred_radius": r_pred,
+                    "kkt": kkt}
+
+
+def wrong_pattern_prediction(X, y, side_w, side_u, direction, *, alpha, k, v=1.0):
+    """The optimum of the pattern with one point's w-side flipped (deepest first), or None."""
+    from linteach import convex
+
+    w = direction[:k] / np.linalg.norm(direction[:k], axis=-1, keepdims=True)
+    depth = np.abs(w @ (X / np.linalg.norm(X, axis=-1, keepdims=True)).T).min(axis=0)
+    for i in np.argsort(-depth)[:4]:
+        flipped = np.array(side_w)
+        flipped[i] = -flipped[i]
+        c_w, c_u = np.where(flipped > 0, 1.0, alpha), np.where(side_u > 0, 1.0, alpha)
+        try:
+            return int(i), convex.nar_program(X, y, alpha, c_w, c_u, k=k, v=v)
+        except ValueError:  # that flip admits no margin-1 network: try the next point
+            continue
+    return None
+
+
+def _analyse(net, X, y, pair, r, scale) -> dict:
+    from linteach import convex
+
+    s = _flow.limit_summary(pair, r)
+    out = {"scale": scale, "entry_step": s["T_NAR_step"], "drift": s["drift"],
+           "companion_gap": s["companion_gap"], "log_time_end": s["log_time_end"],
+           "log_norm_end": s["log_norm_end"], "beta_end": s["beta_end"]}
+    outcome, reason = classify(s, X)
+    if outcome != "ok":
+        return {**out, "outcome": outcome, "reason": reason}
+    agree = lt.Agreement(s["side_w"], s["side_u"], np.float64(s["beta_end"]))
+    c_w, c_u = agree.c(net.alpha)
+    W_pred = convex.nar_program(X, y, net.alpha, c_w, c_u, k=net.k, v=net.v)
+    beta_sol = _flow.interior_beta(W_pred, X)
+    par = bool(np.array_equal(s["side_w"], y) and np.array_equal(s["side_u"], -y))
+    out.update(beta_sol=beta_sol, par=par, T_NAR_log_time=s["log_time_entry"])
+    if beta_sol <= BETA_INTERIOR:
+        return {**out, "outcome": "anm",
+                "reason": f"the pattern optimum lies on the NAR boundary (β = {beta_sol:.1e}): "
+                          f"β(t) → 0, no fixed β > 0 holds (run β at the end {s['beta_end']:.2g})"}
+    n_steps = pair["main"]["n_steps"]
+    if s["T_NAR_step"] > n_steps // 2:
+        return {**out, "outcome": "inconclusive",
+                "reason": f"entered its final NAR only at step {s['T_NAR_step']} of {n_steps}: "
+                          "too late to watch it converge"}
+    if not s["same_pattern"]:
+        return {**out, "outcome": "inconclusive",
+                "reason": "the step-halving companion ended in another pattern"}
+    at = max(s["entry"], s["late"])
+    kkt_entry = kkt_residual(pair["main"]["directions"][at, r], X, y, alpha=net.alpha, v=net.v)
+    slacks, info = pattern_slacks(s["direction"], W_pred, X, y, alpha=net.alpha, v=net.v,
+                                  kkt_entry=kkt_entry)
+    info_half = pattern_slacks(s["direction_half"], W_pred, X, y, alpha=net.alpha, v=net.v)[1]
+    wrong = wrong_pattern_prediction(X, y, s["side_w"], s["side_u"], s["direction"],
+                                     alpha=net.alpha, k=net.k, v=net.v)
+    out.update(outcome="ok", slacks=slacks, **info,
+               one_minus_cos_half=1.0 - _flow.cosine(s["direction_half"], W_pred),
+               kkt_entry=kkt_entry,
+               kkt_half=info_half["kkt"],
+               radius_entry=s["radius_entry"],
+               # within one pattern all neurons of a type get the same update, so r·‖W‖ is
+               # invariant: this ratio is 1 up to rounding
+               radius_norm_ratio=float(np.exp(np.log(max(info["radius"], 1e-300))
+                                              + s["log_norm_end"] - s["log_norm_entry"]
+                                              - np.log(max(s["radius_entry"], 1e-300)))),
+               wrong=None if wrong is None else
+               {"point": wrong[0], "slack": pattern_slacks(
+                   s["direction"], wrong[1], X, y, alpha=net.alpha, v=net.v)[0][
+                   "limit_solves_pattern_program"],
+                "one_minus_cos": 1.0 - _flow.cosine(s["direction"], wrong[1])})
+    return out
+
+
+def run_cases(item) -> list:
+    """``ctx.map`` worker: ``item = (cases, family, n_steps)``, all runs in one batch."""
+    cases, family, n_steps = item
+    spec = FAMILIES[family]
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    built = [build_case(case, spec) for case in cases]
+    per = len(built[0][2])
+    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
+    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
+    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=n_steps)
+    scales = spec.get("scales", INIT_SCALES)
+    results = []
+    for i, (Xc, yc, W0) in enumerate(built):
+        runs = [_analyse(net, Xc, yc, pair, i * per + r, scales[r]) for r in range(per)]
+        results.append({"runs": runs, "digests": {
+            "data": digest(Xc), "W0": digest(W0),
+            "W": digest(pair["main"]["directions"][-1, i * per:(i + 1) * per])}})
+    return results
+
+
+def record_run(ctx: Context, case: Case, run: dict, r: int, cfg: dict) -> None:
+    """Record one run's clauses, or count why they could not be evaluated."""
+    if run["outcome"] == "anm":
+        ctx.assumption_not_met(case, f"run {r} (init {run['scale']:g}): {run['reason']}")
+        return
+    if run["outcome"] == "inconclusive":
+        ctx.inconclusive(case, f"run {r} (init {run['scale']:g}): {run['reason']}")
+        return
+    detail = {**cfg, "run": r, "init": run["scale"], "one_minus_cos": run["one_minus_cos"],
+              "T_NAR_step": run["entry_step"], "beta_sol": run["beta_sol"], "par": run["par"],
+              "log_time_end": run["log_time_end"]}
+    for clause, slack in run["slacks"].items():
+        if slack < 0 and run["drift"] > DRIFT_TOL:  # still moving: not a counterexample yet
+            ctx.inconclusive(case, f"run {r}: {clause} not met yet, direction still moving "
+                                   f"(drift {run['drift']:.2g})")
+            continue
+        ctx.record(clause, slack, case, **detail)
+
+
+def _cases(ctx: Context, families=None):
+    out = []
+    for family in families or FAMILIES:
+        spec = FAMILIES[family]
+        cases = ctx.cases(ctx.n(spec["count"]), family)
+        chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
+        for chunk, res in zip(chunks, ctx.map(run_cases, [(ch, family, N_STEPS)
+                                                          for ch in chunks])):
+            out += [(case, family, r) for case, r in zip(chunk, res)]
+    return out
+
+
+def _control(ctx: Context, results) -> None:
+    """Feed each evaluated run's wrong-pattern optimum to the limit clause: it must FAIL."""
+    sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control",
+                                      clauses=("limit_solves_pattern_program",)),
+                  seed=ctx.seed, budget=ctx.budget)
+    tried = []
+    for case, _family, res in results:
+        for r, run in enumerate(res["runs"]):
+            if run["outcome"] == "ok" and run["wrong"] is not None:
+                sub.record("limit_solves_pattern_program", run["wrong"]["slack"], case, run=r,
+                           point=run["wrong"]["point"])
+                tried.append(run["wrong"]["one_minus_cos"])
+    verdict = verdict_of(sub)
+    caught = verdict == "FAIL" and sub.worst["limit_solves_pattern_program"].violations == len(tried)
+    ctx.negative_control(caught, "the optimum of a wrong agreement pattern (one point's w-side "
+                         "flipped) as the prediction must FAIL on every evaluated run",
+                         verdict=verdict, runs=len(tried),
+                         min_one_minus_cos=min(tried) if tried else None)
+
+
+def _config(family: str) -> dict:
+    spec = FAMILIES[family]
+    return {key: spec[key] for key in ("kind", "n", "d", "k", "alpha")}
+
+
+def check(ctx: Context) -> None:
+    results = _cases(ctx)
+    for case, family, res in results:
+        ctx.ledger(case, **res["digests"])
+        for r, run in enumerate(res["runs"]):
+            record_run(ctx, case, run, r, _config(family))
+    _measure(ctx, results)
+    _control(ctx, results)
+
+
+def _measure(ctx: Context, results) -> None:
+    runs = [(fam, run) for _c, fam, res in results for run in res["runs"]]
+    ok = [run for _f, run in runs if run["outcome"] == "ok"]
+    counts = {}
+    for fam, run in runs:
+        key = run["outcome"] if run["outcome"] != "ok" else ("par" if run["par"] else "non-par")
+        counts.setdefault(fam, {}).setdefault(key, 0)
+        counts[fam][key] += 1
+    ctx.measure("outcomes_per_family", counts)
+    if not ok:
+        return
+    ctx.measure("limit", {
+        "max_one_minus_cos": max(r["one_minus_cos"] for r in ok),
+        "median_one_minus_cos": float(np.median([r["one_minus_cos"] for r in ok])),
+        "median_one_minus_cos_half_step": float(np.median([r["one_minus_cos_half"] for r in ok])),
+        "max_companion_gap": max(r["companion_gap"] for r in ok),
+        "max_radius_end": max(r["radius"] for r in ok),
+        "radius_times_norm_ratio_range": [min(r["radius_norm_ratio"] for r in ok),
+                                          max(r["radius_norm_ratio"] for r in ok)],
+        "max_kkt_end": max(r["kkt"] for r in ok),
+        "median_kkt_at_T_NAR": float(np.median([r["kkt_entry"] for r in ok])),
+        "T_NAR_steps": [min(r["entry_step"] for r in ok), max(r["entry_step"] for r in ok)],
+        "log_time_end": [min(r["log_time_end"] for r in ok), max(r["log_time_end"] for r in ok)],
+        "non_par_runs": sum(not r["par"] for r in ok)})
+    ctx.note("inside a fixed pattern every neuron of a type receives the same update, so "
+             "r·‖W‖ is invariant and r/‖W‖ = O(1/‖W‖): measured (r‖W‖)_end/(r‖W‖)_T_NAR in "
+             f"[{min(r['radius_norm_ratio'] for r in ok):.6f}, "
+             f"{max(r['radius_norm_ratio'] for r in ok):.6f}]")
