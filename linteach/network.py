@@ -162,6 +162,27 @@ class Net:
             out = relu_a
         return out, Z
 
+    def _sgd_stepper(self, Wf, eta):
+        """``step(W, x, y, ex) -> (q, g)``: one Eq. 3 update of the runs ``Wf (R, 2k, d)``.
+
+        The stock net uses its fused updates (one run: :meth:`_sgd_step_one`); a subclass
+        goes through its own ``_forward`` / ``_backward``, so an override is honoured.
+        """
+        if not self._fused_ok:
+            def step(W, x, y, ex):
+                x, y = np.swapaxes(x, -1, -2), y[:, None]  # one point per run: (R, 1, d)
+                out, Z = self._forward(W, x)
+                q = y * out
+                gq = _loss.g(q)
+                W -= eta * self._backward(Z, x, -y * gq)
+                return q[:, 0], gq[:, 0]
+            return step
+        if len(Wf) == 1:
+            W_one = Wf[0]
+            return lambda W, x, y, ex: self._sgd_step_one(W_one, x, y, ex)
+        work = np.empty_like(Wf) if Wf.size >= _SGD_BUFFER_FROM else None
+        return lambda W, x, y, ex: self._sgd_step(W, x, y, ex, work)
+
     def _sgd_step(self, W, x, y, ex, work):
         """One Eq. 3 update of R runs in place; returns margins and ``g`` before it, ``(R,)``.
 
@@ -240,6 +261,9 @@ class Net:
         Z = self._preact(W, X)
         return (self.slope(Z) * self._a)[..., :, :, None] * X[..., :, None, :]
 
+
+#: above this many weights in all runs, the SGD update forms its outer product in a buffer
+_SGD_BUFFER_FROM = 4096
 
 #: the methods whose stock versions the fused kernels reproduce (see Net.__post_init__)
 _KERNEL_METHODS = ("slope", "_preact", "_forward", "_backward", "_loss_and_grad",

@@ -129,9 +129,14 @@ def _schedule(n_steps: int, record) -> np.ndarray:
     return np.unique(np.concatenate([[0], steps[steps <= n_steps], [n_steps]]))
 
 
-def _row(net, direction, log_norm, X, y, step, log_time):
+def _output(net, W, X, work):
+    """``N_W(X)``: the fused forward in the step buffer ``work`` when the net is stock."""
+    return net._fused_forward(W, X, work)[0] if net._fused_ok else net._forward(W, X)[0]
+
+
+def _row(net, direction, log_norm, X, y, step, log_time, work):
     """The flow's recorded quantities, all valid past float64's range of ``‖W‖``."""
-    q_hat = y * net._forward(direction, X)[0]
+    q_hat = y * _output(net, direction, X, work)
     lead, rest, _ = _loss.scaled_loss_terms(q_hat, log_norm)
     log_lsum = _loss.log_sum_loss_scaled(lead, rest, log_norm)
     with np.errstate(over="ignore"):  # min margin is honestly +inf once ‖W‖ leaves float64
@@ -193,13 +198,12 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     view = Wf.reshape(W.shape).view()
     view.flags.writeable = False
     one = net._fused_ok and R == 1
-    step = _stock_step(net, Wf) if net._fused_ok else _generic_step(net, eta)
+    step = net._sgd_stepper(Wf, eta)
 
     rows_work = _workspace(net, Wf, Xf)  # the epoch rows' forward pass reuses one buffer
 
     def epoch_row(e, mistakes):
-        fwd = net._fused_forward(Wf, Xf, rows_work) if net._fused_ok else net._forward(Wf, Xf)
-        q = yf * fwd[0]
+        q = yf * _output(net, Wf, Xf, rows_work)
         losses = _loss.ell(q)
         row = {"epoch": e, "loss": losses.mean(-1).reshape(batch),
                "max_loss": losses.max(-1).reshape(batch), "min_margin": q.min(-1).reshape(batch)}
@@ -236,31 +240,6 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     return _finish(direction, log_norm, rows)
 
 
-#: above this many weights in all runs, the SGD update forms its outer product in a buffer
-_SGD_BUFFER_FROM = 4096
-
-
-def _stock_step(net, Wf):
-    """Eq. 3 by the stock net's fused update (:meth:`Net._sgd_step`, one run: ``_one``)."""
-    if len(Wf) == 1:
-        W_one = Wf[0]
-        return lambda W, x, y, ex: net._sgd_step_one(W_one, x, y, ex)
-    work = np.empty_like(Wf) if Wf.size >= _SGD_BUFFER_FROM else None
-    return lambda W, x, y, ex: net._sgd_step(W, x, y, ex, work)
-
-
-def _generic_step(net, eta):
-    """Eq. 3 through ``net._forward`` / ``net._backward``, so a subclass's override is used."""
-    def step(W, x, y, ex):
-        x, y = np.swapaxes(x, -1, -2), y[:, None]  # one point per run: (R, 1, d), (R, 1)
-        out, Z = net._forward(W, x)
-        q = y * out
-        gq = _loss.g(q)
-        W -= eta * net._backward(Z, x, -y * gq)
-        return q[:, 0], gq[:, 0]
-    return step
-
-
 # -- full batch -----------------------------------------------------------------------------
 def _workspace(net, W, X):
     """The ``(..., n, 2k)`` buffer the fused kernels reuse every step (``None`` if unfused)."""
@@ -280,7 +259,8 @@ def _euler(net, W0, data, *, step, n_steps, callback, record):
         if s in when:
             direction, log_norm = _split(W)
             with np.errstate(divide="ignore"):
-                row = _row(net, direction, log_norm, X, y, s, np.log(s * step) * np.ones(batch))
+                row = _row(net, direction, log_norm, X, y, s, np.log(s * step) * np.ones(batch),
+                           work)
             rows.append(row)
             if callback is not None:
                 callback(s, W, {**row, "direction": direction})
@@ -350,7 +330,7 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
             log_time = np.where(moving, np.logaddexp(log_time, log_h), log_time)
             log_norm = log_norm + np.log(new_norm)
         if s in when:
-            row = _row(net, direction, log_norm, X, y, s, log_time)
+            row = _row(net, direction, log_norm, X, y, s, log_time, work)
             rows.append(row)
             if callback is not None:
                 W_now = direction * np.exp(log_norm)[..., None, None] \
