@@ -121,6 +121,20 @@ def _solve_qp(G, h, *, solver=None, what="program", dual_factor=None, lift=None)
                       + " | ".join(failures))
 
 
+def _unit_scale(X):
+    """``(X/s, s)`` with ``s`` the largest row norm (never overflowing).
+
+    Every program here is solved at unit scale and its answer rescaled (``w = w'/s``):
+    the solvers' tolerances are absolute, so at 1e-9 or 1e150 they would otherwise
+    decide feasibility and optimality wrongly.
+    """
+    top = np.abs(X).max()
+    if top == 0:
+        return X, 1.0
+    s = top * np.linalg.norm(X / top, axis=1).max()
+    return X / s, s
+
+
 def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     """Hard-margin SVM through the origin: ``argmin ‖w‖² s.t. y_i w·x_i ≥ 1``.
 
@@ -147,8 +161,9 @@ def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     array([ 0.5, -0.5])
     """
     X, y = check_Xy(X, y)
+    X, s = _unit_scale(X)
     try:
-        return _solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0]
+        return _solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0] / s
     except _Infeasible:
         raise NotSeparableError(
             "data are not linearly separable through the origin (no w with y_i w·x_i > 0 "
@@ -199,9 +214,10 @@ def solve_eq8(X, y, alpha, *, solver=None):
     (array([0.666667, 0.      ]), array([-0.666667,  0.      ]))
     """
     X, y, alpha = _eq8_args(X, y, alpha)
+    X, s = _unit_scale(X)
     try:
         theta = _solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
-                          what="Eq. 8")[0]
+                          what="Eq. 8")[0] / s
     except _Infeasible:
         raise ValueError("Eq. 8 is infeasible for these data (e.g. a point x_i = 0)") from None
     return theta[: X.shape[1]], theta[X.shape[1]:]
@@ -233,6 +249,7 @@ def eq8_kernel_dual(X, y, alpha, *, solver=None):
     as a primal–dual pair.
     """
     X, y, alpha = _eq8_args(X, y, alpha)
+    X, s = _unit_scale(X)  # at scale s: θ = θ'/s and λ = λ'/s²
     evals, evecs = np.linalg.eigh(np.outer(y, y) * eq8_kernel(X, y, alpha))
     keep = evals > 1e-12 * max(evals.max(), 1e-300)
     L = evecs[:, keep] * np.sqrt(evals[keep])            # yyᵀ∘K = L Lᵀ (PSD, rank ≤ 2d)
@@ -241,7 +258,7 @@ def eq8_kernel_dual(X, y, alpha, *, solver=None):
                               what="Eq. 8 (kernel dual)", dual_factor=L)
     except _Infeasible:
         raise ValueError("Eq. 8 is infeasible for these data (its dual is unbounded)") from None
-    return theta[: X.shape[1]], theta[X.shape[1]:], 2.0 * mu
+    return theta[: X.shape[1]] / s, theta[X.shape[1]:] / s, 2.0 * mu / s**2
 
 
 def _check_pattern(name, c, n, alpha):
@@ -295,6 +312,7 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     array([ 0.333333,  0.333333, -0.333333, -0.333333])
     """
     X, y = check_Xy(X, y)
+    X, s = _unit_scale(X)
     alpha = check_alpha(alpha)
     k = check_int("k", k, ge=1)
     v = check_real("v", v, gt=0.0)
@@ -312,4 +330,4 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
         raise ValueError("the agreement pattern (c_w, c_u) is infeasible: no W with every "
                          "neuron on its prescribed side of every x_i reaches y_i N_W(x_i) ≥ 1"
                          ) from None
-    return theta.reshape(2 * k, d)
+    return theta.reshape(2 * k, d) / s

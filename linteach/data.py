@@ -33,8 +33,11 @@ class Dataset:
         object.__setattr__(self, "X", X)
         object.__setattr__(self, "y", check_y(self.y, X))
         if self.w_star is not None:
-            object.__setattr__(self, "w_star", check_array("w_star", self.w_star,
-                                                           last_dim=X.shape[-1]))
+            w_star = check_array("w_star", self.w_star, last_dim=X.shape[-1])
+            if w_star.shape != X.shape[:-2] + X.shape[-1:]:
+                raise ValueError(f"`w_star` must have shape {X.shape[:-2] + X.shape[-1:]} "
+                                 f"(X's run axes, then d), got {w_star.shape}")
+            object.__setattr__(self, "w_star", w_star)
 
     @property
     def n(self) -> int:
@@ -55,6 +58,9 @@ def stack(datasets) -> Dataset:
     datasets = list(datasets)
     if not datasets:
         raise ValueError("`datasets` must not be empty")
+    bad = [type(ds).__name__ for ds in datasets if not isinstance(ds, Dataset)]
+    if bad:
+        raise TypeError(f"`datasets` must hold linteach.Dataset objects, got {bad[0]}")
     shapes = {ds.X.shape for ds in datasets}
     if len(shapes) != 1:
         raise ValueError(f"`datasets` must share one X shape to stack, got {sorted(shapes)}")
@@ -66,6 +72,13 @@ def stack(datasets) -> Dataset:
 
 def _unit(v):
     return v / np.linalg.norm(v)
+
+
+def _teacher(direction, margin):
+    """``direction / margin``, the theorem-normalised teacher; refuses to overflow."""
+    if not np.isfinite(1.0 / margin):
+        raise ValueError(f"`margin` must be large enough for 1/margin to be finite, got {margin!r}")
+    return direction / margin
 
 
 def make_separable(n: int, d: int, *, margin: float, rng: np.random.Generator,
@@ -98,17 +111,24 @@ def make_separable(n: int, d: int, *, margin: float, rng: np.random.Generator,
     perp_norm = np.linalg.norm(perp, axis=1)
     shrink = np.minimum(1.0, room / np.where(perp_norm > 0, perp_norm, 1.0))
     X = t_new[:, None] * teacher + perp * shrink[:, None]
-    return Dataset(X, y, teacher / margin, f"separable(n={n}, d={d}, margin={margin:g})")
+    return Dataset(X, y, _teacher(teacher, margin), f"separable(n={n}, d={d}, margin={margin:g})")
+
+
+#: rejection rounds before giving up (each accepts at least half its draws in expectation)
+_MAX_REJECTION_ROUNDS = 64
 
 
 def _positive_gaussians(m, d, mean_norm, std, margin, rng):
     """``m`` draws of ``N(mean_norm·μ̂, std²I)`` truncated to ``μ̂·x ≥ margin``; returns (X, μ̂)."""
     mu = _unit(rng.standard_normal(d))
     X = np.empty((0, d))
-    while len(X) < m:  # acceptance ≥ 1/2 whenever margin ≤ mean_norm
+    for _ in range(_MAX_REJECTION_ROUNDS):  # acceptance ≥ 1/2 since margin < mean_norm
         Z = mean_norm * mu + std * rng.standard_normal((2 * m, d))
         X = np.concatenate([X, Z[Z @ mu >= margin]])
-    return X[:m], mu
+        if len(X) >= m:
+            return X[:m], mu
+    raise ValueError(f"could not draw {m} points with μ̂·x ≥ margin = {margin!r} from "
+                     f"N({mean_norm!r}·μ̂, {std!r}²I): `margin` is too close to `mean_norm`")
 
 
 def make_symmetric_gaussians(n: int, d: int, *, rng: np.random.Generator, mean_norm: float = 1.0,
@@ -123,11 +143,16 @@ def make_symmetric_gaussians(n: int, d: int, *, rng: np.random.Generator, mean_n
         raise ValueError(f"`n` must be even (antipodal pairs), got {n}")
     mean_norm = check_real("mean_norm", mean_norm, gt=0.0)
     std = check_real("std", std, ge=0.0)
-    margin = check_real("margin", margin, gt=0.0, le=mean_norm)
+    margin = check_real("margin", margin, gt=0.0, lt=mean_norm)
     Xp, mu = _positive_gaussians(n // 2, d, mean_norm, std, margin, check_rng(rng))
     X = np.concatenate([Xp, -Xp])
     y = np.concatenate([np.ones(n // 2), -np.ones(n // 2)])
-    return Dataset(X, y, mu / margin, f"symmetric_gaussians(n={n}, d={d})")
+    return Dataset(X, y, _teacher(mu, margin), f"symmetric_gaussians(n={n}, d={d})")
+
+
+#: the outlier's spread may exceed its margin by at most this factor: its side of the teacher
+#: is decided by a component ~1e-16·spread of rounding, which must stay far below the margin
+_MAX_SPREAD_RATIO = 1e8
 
 
 def make_outlier_set(n: int, d: int, *, rng: np.random.Generator, mean_norm: float = 1.0,
@@ -146,12 +171,16 @@ def make_outlier_set(n: int, d: int, *, rng: np.random.Generator, mean_norm: flo
     base = make_symmetric_gaussians(n, d, rng=base_rng, mean_norm=mean_norm, std=std,
                                     margin=margin)
     outlier_margin = check_real("outlier_margin", outlier_margin, gt=0.0)
-    outlier_spread = check_real("outlier_spread", outlier_spread, ge=0.0)
+    outlier_spread = check_real("outlier_spread", outlier_spread, ge=0.0,
+                                le=_MAX_SPREAD_RATIO * outlier_margin)
     mu = _unit(base.w_star)
     e = out_rng.standard_normal(d)
     e = _unit(e - (e @ mu) * mu)
     x_out = outlier_margin * mu + outlier_spread * e
-    teacher = mu / min(margin, outlier_margin)
+    teacher = _teacher(mu, min(margin, outlier_margin))
+    if (x_out @ teacher) < 1 - 1e-9:  # rounding of e ⊥ μ̂, bounded by the spread ratio
+        raise ValueError(f"the outlier fell on the teacher's wrong side by rounding; reduce "
+                         f"`outlier_spread`/`outlier_margin` (= {outlier_spread / outlier_margin:g})")
     return Dataset(np.vstack([base.X, x_out]), np.append(base.y, 1.0), teacher,
                    f"outlier_set(n={n}+1, d={d})")
 

@@ -318,6 +318,9 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
     True
     """
     X, y = check_Xy(X, y)
+    top = np.abs(X).max()
+    if top > 0:  # the slacks are scale-free; the LP tolerances are not (a witness z scales as 1/s)
+        X = X / top
     margin = check_real("margin", margin, ge=0.0)
     if np.all(y == y[0]):
         raise ValueError("`y` must contain both classes for Assumption 4, got only "
@@ -334,5 +337,6 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
             zs[j] = cls * z / (P @ z).min()              # exactly ≥ 1 on the other class
     j = int(np.argmin(slack))
     holds = bool(slack[j] >= margin)
-    return Assumption4Result(holds, None if holds else zs[j], None if holds else j, slack,
+    witness = None if holds else zs[j] / (top if top > 0 else 1.0)
+    return Assumption4Result(holds, witness, None if holds else j, slack,
                              empty[1.0], empty[-1.0], margin)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import loss as _loss
-from ._check import check_real, check_X, check_y
+from ._check import check_array, check_real, check_X, check_y
 from .network import Net
 
 __all__ = ["Agreement", "agreement", "cluster_radius", "fraction_outside_linear_regime",
@@ -20,12 +20,18 @@ __all__ = ["Agreement", "agreement", "cluster_radius", "fraction_outside_linear_
 
 
 def _W(W) -> np.ndarray:
-    W = np.asarray(W, dtype=np.float64)
-    if W.ndim < 2 or W.shape[-2] < 2 or W.shape[-2] % 2:
+    W = check_array("W", W, min_ndim=2)
+    if W.shape[-2] % 2:
         raise ValueError(f"`W` must have shape (..., 2k, d) with k >= 1, got {W.shape}")
-    if not np.all(np.isfinite(W)):
-        raise ValueError("`W` must be finite")
     return W
+
+
+def _norm_nonzero(W):
+    """``‖W‖_F`` per run; margins divided by it are undefined at ``W = 0``."""
+    norm = np.linalg.norm(W, axis=(-2, -1))
+    if np.any(norm == 0):
+        raise ValueError("`W` must be nonzero: normalised margins of W = 0 are undefined")
+    return norm
 
 
 def _WX(W, X):
@@ -102,13 +108,13 @@ def fraction_outside_linear_regime(W, X, *, c: float = 2.0):
 def normalized_margin(net: Net, W, X, y):
     """``γ̄ = min_i q_i(W) / ‖W‖`` (EQUATIONS §4)."""
     q = net.margins(W, X, y)
-    return q.min(axis=-1) / np.linalg.norm(_W(W), axis=(-2, -1))
+    return q.min(axis=-1) / _norm_nonzero(_W(W))
 
 
 def smoothed_margin(net: Net, W, X, y):
     """``γ̃ = −log(e^{L_sum} − 1)/‖W‖`` with the **summed** loss (Eq. 5); ≤ γ̄ once L_sum < log 2."""
     q = net.margins(W, X, y)
-    log_norm = np.log(np.linalg.norm(_W(W), axis=(-2, -1)))
+    log_norm = np.log(_norm_nonzero(_W(W)))
     return _loss.smoothed_margin_from(_loss.log_sum_loss(q), log_norm)
 
 
