@@ -19,7 +19,7 @@ import linteach as lt
 
 __all__ = ["DT", "RECORDS", "DRIFT_FRACTION", "DEGENERATE_NEURON", "flow_pair", "one_run",
            "nar_entry", "late_entry", "drift", "cosine", "interior_beta", "par_pattern",
-           "limit_summary", "lifted", "make_data"]
+           "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop"]
 
 #: relative turn per step of the main run (0.01 reaches the dt-floor of the direction in
 #: ~10³ steps on our sizes; the companion halves it)
@@ -182,3 +182,45 @@ def make_data(kind: str, rng: np.random.Generator, **kw) -> lt.Dataset:
                                    outlier_margin=kw["outlier_margin"],
                                    outlier_spread=kw["outlier_spread"])
     raise ValueError(f"unknown data kind {kind!r}")
+
+
+def gamma_rate(net, direction, log_norm, X, y) -> dict:
+    """The sign of dγ̃/dt along ``dW/dt = −∇L`` (Eq. 6 in differential form), scale-free.
+
+    With ``ρ = ‖W‖``, ``Gn = ∇L_sum/L_sum`` (0-homogeneous) and ``p_i = g(q_i)/L_sum``:
+    ``dγ̃/dt = (L_sum/(nρ))·‖Gn‖²·s`` with
+    ``s = L_sum/(1 − e^{−L_sum}) − γ̃·⟨Ŵ, −Gn⟩/‖Gn‖²`` and ``⟨Ŵ, −Gn⟩ = Σ_i p_i q̂_i``
+    (homogeneity).  Computed from the direction in log space: valid at any ``‖W‖``.
+
+    Returns ``s``, ``gamma_tilde``, ``gamma_bar``, ``log_lsum`` and ``grad_norm2`` per run.
+    """
+    q_hat = y * net.forward(direction, X)
+    lead, rest, log_w = lt.loss.scaled_loss_terms(q_hat, log_norm)
+    log_lsum = lt.loss.log_sum_loss_scaled(lead, rest, log_norm)
+    gamma = lt.loss.smoothed_margin_scaled(lead, rest, log_norm)
+    p = np.exp(log_w)
+    grads = net.grad_output(direction, X)  # (..., n, 2k, d): ∇_W N_W(x_i) at the direction
+    Gn = -np.einsum("...i,...ijk->...jk", p * y, grads)
+    g2 = np.sum(Gn * Gn, axis=(-2, -1))
+    inner = np.sum(p * q_hat, axis=-1)
+    L = np.exp(log_lsum)
+    with np.errstate(invalid="ignore", divide="ignore"):  # L → 0: the factor's limit is 1
+        factor = np.where(L > 1e-8, L / -np.expm1(-np.maximum(L, 1e-300)), 1.0 + 0.5 * L)
+    return {"s": factor - gamma * inner / g2, "gamma_tilde": gamma,
+            "gamma_bar": q_hat.min(axis=-1), "log_lsum": log_lsum, "grad_norm2": g2}
+
+
+def largest_drop(gamma, valid) -> np.ndarray:
+    """Largest relative drop ``(γ̃_s − γ̃_t)/γ̃_s`` over record pairs ``s < t``, per run.
+
+    ``gamma``, ``valid`` have shape ``(n_rec, R)``; only records with ``valid`` count (the
+    late phase).  ``inf`` where a run leaves the late phase after entering it (γ̃ is not
+    defined there: a break of the late phase itself).
+    """
+    gamma = np.where(valid, gamma, -np.inf)
+    peak = np.maximum.accumulate(gamma, axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        drop = np.where(valid & (peak > 0), (peak - gamma) / peak, 0.0)
+    entered = np.maximum.accumulate(valid, axis=0)
+    left = (entered & ~valid).any(axis=0)
+    return np.where(left, np.inf, drop.max(axis=0))

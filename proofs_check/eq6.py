@@ -1,0 +1,262 @@
+"""Eq. 6 (``eq6``): past Assumption 6.1 the smoothed margin γ̃ is ≤ γ̄ and non-decreasing.
+
+Each case is a data set and two initialisations trained together in two phases:
+
+1. the late-phase flow (``normalized=True``, turn 0.01 per step, every step recorded) from
+   the initialisation deep into the late phase (‖W‖ up to ~e^10), with its step-halving
+   companion;
+2. plain Euler (``normalized=False``, time step 1) from the first state with
+   ``L_sum < log 2``, with its companion at step 0.5, over the same continuous time.
+
+Clauses on every recorded late-phase state: ``gamma_tilde_le_gamma_bar`` (γ̃ ≤ γ̄) and
+``rate_nonnegative`` (dγ̃/dt ≥ 0, the continuous statement, free of discretisation:
+:func:`proofs_check._flow.gamma_rate`); per run and phase ``breaks_shrink_with_step``: the
+largest drop of γ̃ between two recorded states (a discretisation artefact if Eq. 6 holds)
+shrinks when the step is halved.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+import linteach as lt
+
+from . import _flow
+from .result import Case, Claim, Context, digest, verdict_of
+
+__all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "bound_slack", "rate_slack",
+           "shrink_slack", "mean_loss_gamma"]
+
+CLAUSES = ("gamma_tilde_le_gamma_bar", "rate_nonnegative", "breaks_shrink_with_step")
+CLAIM = Claim(
+    id="eq6",
+    statement="under Assumption 6.1 (L_sum < log 2), γ̃(W(t)) ≤ γ̄(W(t)) and γ̃ is "
+              "non-decreasing along gradient flow",
+    reference="Eq. 5, Eq. 6, Assumption 6.1 (EQUATIONS §4; Lyu & Li 2020)",
+    hypotheses="the state is past Assumption 6.1: L_sum < log 2 with the summed loss",
+    cases="per case a data set (symmetric Gaussians or a separable ball, n 30, d 4) and inits "
+          "1e-2 and 0.3 (k 5, α 0.3); late-phase flow 1500 steps of turn 0.01 (companion "
+          "0.005) and plain Euler 200 steps of time 1 (companion 0.5), every step recorded",
+    control="γ̃ with the mean loss (slip 6) must FAIL gamma_tilde_le_gamma_bar; plain Euler "
+            "with steps far too large (400, 800, 1600 and their halves) must FAIL "
+            "breaks_shrink_with_step",
+    clauses=CLAUSES)
+
+#: float64 evaluation of γ̃ and γ̄ (log-space, ~1e-15 relative each); relative allowance
+BOUND_ROUND = 1e-12
+#: the four terms of the rate's sign s are each accurate to ~1e-15 relative
+RATE_ROUND = 1e-12
+#: drops below this (relative) are rounding, not discretisation
+DROP_FLOOR = 1e-12
+#: a first-order artefact halves with the step (0.5); this allows non-asymptotic noise
+SHRINK = 0.75
+#: late-phase flow: turn per step and steps; rate evaluated at this many log-spaced steps
+DT = _flow.DT
+N_LATE = 1500
+RATE_POINTS = 60
+#: plain Euler: time step and number of steps from the entry into the late phase
+EULER_STEP = 1.0
+EULER_STEPS = 200
+#: steps far too large for plain Euler (the control), each with its half, over BAD_TIME
+BAD_STEPS = (400.0, 800.0, 1600.0)
+BAD_TIME = 3200.0
+INIT_SCALES = (1e-2, 0.3)
+CHUNK = 4
+_BASE = dict(n=30, d=4, k=5, alpha=0.3)
+FAMILIES = {"symmetric": dict(_BASE, count=4, kind="symmetric"),
+            "separable": dict(_BASE, count=4, kind="separable", margin=0.1)}
+
+
+def bound_slack(gamma_tilde, gamma_bar):
+    """Relative slack of γ̃ ≤ γ̄ (≥ 0 holds)."""
+    return (gamma_bar - gamma_tilde) / np.abs(gamma_bar) + BOUND_ROUND
+
+
+def rate_slack(s):
+    """Slack of dγ̃/dt ≥ 0 from the scale-free sign ``s`` of :func:`_flow.gamma_rate`."""
+    return np.asarray(s) + RATE_ROUND
+
+
+def shrink_slack(drop, drop_half) -> np.ndarray:
+    """≥ 0 iff the companion's largest drop ≤ SHRINK·(the main run's) + DROP_FLOOR."""
+    drop, drop_half = np.asarray(drop, float), np.asarray(drop_half, float)
+    allowed = SHRINK * drop + DROP_FLOOR
+    with np.errstate(invalid="ignore"):
+        slack = (allowed - drop_half) / allowed
+    # a main run that left the late phase (inf) is fine if the companion did not
+    return np.where(np.isinf(drop), np.where(np.isinf(drop_half), -1.0, 1.0), slack)
+
+
+def mean_loss_gamma(log_lsum, log_norm, n):
+    """γ̃ computed with the **mean** loss (EQUATIONS §9 slip 6): the negative control."""
+    return lt.loss.smoothed_margin_from(log_lsum - np.log(n), log_norm)
+
+
+def _late(net, W0, X, y, dt, n_steps):
+    """Late-phase run recording every step; entry W and rate samples per run."""
+    n_runs = len(W0)
+    marks = set(np.unique(np.geomspace(1, n_steps, RATE_POINTS).astype(int)).tolist())
+    entry_W, samples = [None] * n_runs, []
+
+    def keep(step, W, info):
+        late = info["log_loss"] + np.log(X.shape[-2]) < np.log(np.log(2.0))
+        for r in np.flatnonzero(late):
+            if entry_W[r] is None and W is not None:
+                entry_W[r] = np.array(W[r])
+        if step in marks:
+            samples.append(_flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
+
+    run = lt.gradient_flow(net, W0, (X, y), dt=dt, n_steps=n_steps, normalized=True,
+                           callback=keep, record="all")
+    return run, entry_W, samples
+
+
+def _euler(net, W0, X, y, h, n_steps, rate=True):
+    marks = set(np.unique(np.geomspace(1, n_steps, RATE_POINTS).astype(int)).tolist())
+    samples = []
+
+    def keep(step, W, info):
+        if rate and step in marks:
+            samples.append(_flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
+
+    run = lt.gradient_flow(net, W0, (X, y), dt=h, n_steps=n_steps, callback=keep, record="all")
+    return run, samples
+
+
+def _phase_summary(trace, samples, n, trace_half):
+    valid = trace["log_loss"] + np.log(n) < np.log(np.log(2.0))
+    valid_h = trace_half["log_loss"] + np.log(n) < np.log(np.log(2.0))
+    out = {"drop": _flow.largest_drop(trace["smoothed_margin"], valid),
+           "drop_half": _flow.largest_drop(trace_half["smoothed_margin"], valid_h),
+           "bound": np.where(valid, bound_slack(trace["smoothed_margin"],
+                                                trace["normalized_margin"]), np.inf).min(0),
+           "entered": valid.any(axis=0),
+           "mean_loss_bound": np.where(valid, bound_slack(
+               mean_loss_gamma(trace["log_loss"] + np.log(n), trace["log_norm"], n),
+               trace["normalized_margin"]), np.inf).min(0),
+           "log_norm_end": trace["log_norm"][-1]}
+    if samples:
+        s = np.stack([smp["s"] for smp in samples])
+        late = np.stack([smp["log_lsum"] for smp in samples]) < np.log(np.log(2.0))
+        out["rate"] = np.where(late, rate_slack(s), np.inf).min(axis=0)
+        out["rate_points"] = late.sum(axis=0)
+    return out
+
+
+def run_cases(item) -> list:
+    """``ctx.map`` worker: ``item = (cases, family)``; all runs in one batch.
+
+    Phases: ``late``, ``euler`` and, for the control, ``bad-<h>`` (steps far too large).
+    """
+    cases, family = item
+    spec = FAMILIES[family]
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    built = []
+    for case in cases:
+        data_rng, init_rng = case.rng.spawn(2)
+        ds = _flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"],
+                             margin=spec.get("margin", 0.2))
+        W0 = net.init(ds.d, scale=1.0, rng=init_rng, batch=len(INIT_SCALES))
+        built.append((ds.X, ds.y, W0 * np.asarray(INIT_SCALES)[:, None, None]))
+    per, n = len(INIT_SCALES), spec["n"]
+    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
+    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
+    W0 = np.concatenate([b[2] for b in built])
+    run, entry_W, samples = _late(net, W0, X, y, DT, N_LATE)
+    run_h, _, _ = _late(net, W0, X, y, DT / 2, 2 * N_LATE)
+    phases = {"late": _phase_summary(run.trace, samples, n, run_h.trace)}
+    have = [r for r in range(len(W0)) if entry_W[r] is not None]
+    if have:
+        We, Xe, ye = np.stack([entry_W[r] for r in have]), X[have], y[have]
+        steps = [("euler", EULER_STEP, EULER_STEPS, True)] + \
+            [(f"bad-{h:g}", h, int(BAD_TIME // h), False) for h in BAD_STEPS]
+        for name, h, m, rate in steps:
+            eu, eu_samples = _euler(net, We, Xe, ye, h, m, rate)
+            eu_h, _ = _euler(net, We, Xe, ye, h / 2, 2 * m, False)
+            summary = _phase_summary(eu.trace, eu_samples, n, eu_h.trace)
+            full = {key: np.full(len(W0), np.nan) for key in summary}
+            for key, value in summary.items():
+                full[key][have] = value
+            phases[name] = full
+    results = []
+    for i, (Xc, _yc, W0c) in enumerate(built):
+        rows = slice(i * per, (i + 1) * per)
+        results.append({"phases": {name: {k: np.asarray(v)[rows] for k, v in ph.items()}
+                                   for name, ph in phases.items()},
+                        "digests": {"data": digest(Xc), "W0": digest(W0c),
+                                    "W": digest(run.direction[rows])}})
+    return results
+
+
+def _run(ctx: Context):
+    out = []
+    for family, spec in FAMILIES.items():
+        cases = ctx.cases(ctx.n(spec["count"]), family)
+        chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
+        items = [(ch, family) for ch in chunks]
+        for chunk, res in zip(chunks, ctx.map(run_cases, items)):
+            out += [(case, family, r) for case, r in zip(chunk, res)]
+    return out
+
+
+def _record(ctx: Context, case: Case, res: dict, *, phases=("late", "euler"),
+            mean_loss: bool = False) -> None:
+    for phase in phases:
+        ph = res["phases"].get(phase)
+        if ph is None:
+            ctx.inconclusive(case, f"{phase}: no run reached L_sum < log 2")
+            continue
+        for r in range(len(INIT_SCALES)):
+            where = {"phase": phase, "run": r, "init": INIT_SCALES[r]}
+            if not ph["entered"][r] == 1:
+                ctx.inconclusive(case, f"{phase} run {r}: never reached L_sum < log 2")
+                continue
+            bound = ph["mean_loss_bound" if mean_loss else "bound"][r]
+            ctx.record("gamma_tilde_le_gamma_bar", bound, case, **where)
+            if "rate" in ph and np.isfinite(ph["rate"][r]):
+                ctx.record("rate_nonnegative", ph["rate"][r], case, **where,
+                           points=int(ph["rate_points"][r]))
+            ctx.record("breaks_shrink_with_step", shrink_slack(ph["drop"][r], ph["drop_half"][r]),
+                       case, **where, drop=ph["drop"][r], drop_half=ph["drop_half"][r])
+
+
+def _control(ctx: Context, results) -> None:
+    """The mean-loss γ̃ on the late and Euler phases; the Euler runs with steps far too large."""
+    verdicts = {}
+    bad = tuple(f"bad-{h:g}" for h in BAD_STEPS)
+    for name, phases, mean_loss, clause in (
+            ("mean-loss", ("late", "euler"), True, "gamma_tilde_le_gamma_bar"),
+            ("step-too-large", bad, False, "breaks_shrink_with_step")):
+        sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control-{name}",
+                                          clauses=(clause,)), seed=ctx.seed, budget=ctx.budget)
+        for case, _family, res in results:
+            _record(sub, case, res, phases=phases, mean_loss=mean_loss)
+        worst = sub.worst.get(clause)
+        verdicts[name] = {"verdict": verdict_of(sub),
+                          "violations": worst.violations if worst else 0,
+                          "evaluated": worst.evaluated if worst else 0}
+    ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
+                         "γ̃ with the mean loss must FAIL γ̃ ≤ γ̄; plain Euler with steps "
+                         f"{BAD_STEPS} (and halves) must FAIL breaks_shrink_with_step",
+                         **verdicts)
+
+
+def check(ctx: Context) -> None:
+    results = _run(ctx)
+    drops = {}
+    for case, _family, res in results:
+        ctx.ledger(case, **res["digests"])
+        _record(ctx, case, res)
+        for phase in ("late", "euler"):
+            if phase in res["phases"]:
+                ph = res["phases"][phase]
+                drops.setdefault(phase, []).append((ph["drop"], ph["drop_half"]))
+    for phase, pairs in drops.items():
+        d, dh = (np.concatenate([p[i] for p in pairs]) for i in (0, 1))
+        ok = np.isfinite(d) & (d > DROP_FLOOR)
+        ctx.measure(f"largest_drop_{phase}", {
+            "max": float(np.nanmax(d)), "max_half_step": float(np.nanmax(dh)),
+            "median_ratio_half_over_full": float(np.median(dh[ok] / d[ok])) if ok.any() else None,
+            "runs_with_drops": int(ok.sum())})
+    _control(ctx, results)
