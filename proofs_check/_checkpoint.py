@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import pickle
 import shutil
-import tempfile
 from pathlib import Path
+
+from .report import atomic_write
 
 #: returned by the getters when nothing (readable) is stored
 MISSING = object()
@@ -34,18 +34,6 @@ def code_fingerprint() -> str:
             h.update(str(path.relative_to(package.parent)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]
-
-
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _read(path: Path):
@@ -77,7 +65,7 @@ class Checkpoint:
         self.resumed = resume and (self.dir / "config.json").exists()
         if not resume and self.dir.exists():
             shutil.rmtree(self.dir)
-        _write(self.dir / "config.json", blob)
+        atomic_write(self.dir / "config.json", blob)
 
     @staticmethod
     def key(claim_id: str, fn, item_bytes: bytes) -> str:
@@ -95,14 +83,14 @@ class Checkpoint:
 
     def put_batch(self, claim_id: str, key: str, result_bytes: bytes) -> None:
         """Store a batch's pickled result."""
-        _write(self._batch(claim_id, key), result_bytes)
+        atomic_write(self._batch(claim_id, key), result_bytes)
 
     def get_claim(self, claim_id: str):
         """The stored :class:`~proofs_check.result.CheckResult` of a finished claim, or MISSING."""
         return _read(self.dir / "claims" / f"{claim_id}.pkl")
 
     def put_claim(self, result) -> None:
-        _write(self.dir / "claims" / f"{result.id}.pkl", pickle.dumps(result, protocol=4))
+        atomic_write(self.dir / "claims" / f"{result.id}.pkl", pickle.dumps(result, protocol=4))
 
     def batches_done(self, claim_id: str) -> int:
         folder = self.dir / "batches" / claim_id

@@ -68,13 +68,16 @@ def platform_info() -> dict:
             "python_implementation": platform.python_implementation(), "blas": blas()}
 
 
-def atomic_write(path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and ``os.replace`` (never half-written)."""
+def atomic_write(path, text) -> None:
+    """Write ``text`` (str or bytes) to ``path`` via a temporary file and ``os.replace``.
+
+    A reader, or a run killed at any moment, sees the old file or the new one, never half.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as fh:
+        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as fh:
             fh.write(text)
         os.replace(tmp, path)
     except BaseException:

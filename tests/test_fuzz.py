@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -116,6 +116,8 @@ def replace_one(draw, valid: dict, bad):
 def test_net_methods_on_hostile_arrays(problem, data):
     net, W, X, y = problem
     args = replace_one(data.draw, {"W": W, "X": X, "y": y}, hostile)
+    if args["y"] is None:
+        args["y"] = "None"  # D18, pinned below
     for method in (net.forward, net.grad_output):
         out, exc = call(method, args["W"], args["X"])
         if exc is None:
@@ -168,6 +170,9 @@ GENERATORS = {
 def test_generators_on_hostile_knobs(make, data):
     kw = replace_one(data.draw, {**GENERATORS[make], "rng": np.random.default_rng(0)},
                      scalars.filter(lambda v: not isinstance(v, float) or v != 5e-324))
+    if make is lt.make_outlier_set:  # D19 (pinned below): spread/margin past ~1e15
+        m, sp = kw["outlier_margin"], kw["outlier_spread"]
+        assume(not (isinstance(m, float) and isinstance(sp, float) and abs(sp) > 1e6 * abs(m)))
     ds, exc = call(make, **kw)
     if exc is None:
         finite(ds.X, ds.w_star)
@@ -320,7 +325,7 @@ RNG = np.random.default_rng
 @defect("D1: rejection sampling never ends when std = 0 and margin = mean_norm")
 def test_d1_symmetric_gaussians_without_spread():
     # d = 3: the rounded mu.mu < 1, so mean_norm*mu.mu < margin = mean_norm: nothing accepted
-    call(lt.make_symmetric_gaussians, 4, 3, std=0.0, margin=1.0, rng=RNG(0), hang=2.0)
+    call(lt.make_symmetric_gaussians, 4, 3, std=0.0, margin=1.0, rng=RNG(0), hang=1.0)
 
 
 @defect("D2: teacher / margin overflows for a subnormal margin (w_star = inf)")
@@ -425,3 +430,18 @@ def test_d15_init_batch(batch):
 def test_d16_teacher_shape():
     _, exc = call(lt.Dataset, np.ones((5, 3)), np.ones(5), np.ones((2, 3)))
     assert exc is not None
+
+
+@defect("D18: y=None is taken as 'no labels' inside Net: 'not enough values to unpack'")
+@pytest.mark.parametrize("method", ["loss", "loss_and_grad", "margins"])
+def test_d18_labels_none(method):
+    call(getattr(lt.Net(k=1), method), np.zeros((2, 1)), [[1.0]], None)
+
+
+@defect("D19: outlier_spread/outlier_margin past ~1e15 puts the outlier on the teacher's wrong "
+        "side (e is orthogonal to mu only up to rounding)")
+@pytest.mark.parametrize("kw", [{"outlier_spread": 1e16}, {"outlier_margin": 1e-263}])
+def test_d19_outlier_far_away(kw):
+    for seed in range(10):
+        ds, _ = call(lt.make_outlier_set, 4, 3, rng=RNG(seed), **kw)
+        assert np.all(ds.y * (ds.X @ ds.w_star) >= 1 - 1e-9)
