@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -83,8 +83,6 @@ def arrays(draw, shape=None):
     return draw(hnp.arrays(dtype, shape))
 
 
-#: dtypes the metrics accept today (junk and complex W: defect D6, pinned below)
-numeric_arrays = arrays().filter(lambda a: a.dtype.kind != "c")
 junk = st.one_of(st.none(), st.text(max_size=3), st.booleans(), st.complex_numbers(),
                  st.just([[1.0, 2.0], [3.0]]), st.just({"a": 1}), st.just(object()))
 scalars = st.one_of(numbers, st.integers(-3, 60), junk, st.just(np.float32(0.5)),
@@ -169,10 +167,7 @@ GENERATORS = {
 @given(data=st.data())
 def test_generators_on_hostile_knobs(make, data):
     kw = replace_one(data.draw, {**GENERATORS[make], "rng": np.random.default_rng(0)},
-                     scalars.filter(lambda v: not isinstance(v, float) or v != 5e-324))
-    if make is lt.make_outlier_set:  # D19 (pinned below): spread/margin past ~1e15
-        m, sp = kw["outlier_margin"], kw["outlier_spread"]
-        assume(not (isinstance(m, float) and isinstance(sp, float) and abs(sp) > 1e6 * abs(m)))
+                     scalars)
     ds, exc = call(make, **kw)
     if exc is None:
         finite(ds.X, ds.w_star)
@@ -290,8 +285,6 @@ def test_margins_of_ten_thousand_stay_finite_and_warning_free():
 def test_metrics_on_hostile_arrays(problem, data):
     net, W, X, y = problem
     args = replace_one(data.draw, {"W": W, "X": X, "y": y}, st.one_of(arrays(), junk))
-    if not isinstance(args["W"], np.ndarray) or args["W"].dtype.kind == "c":
-        args["W"] = data.draw(numeric_arrays)  # D6
     for fn in (lt.cluster_radius, lt.relative_cluster_radius, lt.max_within_type_angle):
         call(fn, args["W"])
     for fn in (lt.linear_regime, lt.agreement, lt.max_n_diff):
@@ -314,7 +307,8 @@ def test_convex_programs_on_hostile_arrays(seed, data):
         finite(*wu)
 
 
-# -- defects found by this file, not fixed yet (minimal reproducers) ----------------------------
+# -- defects found by this file, with minimal reproducers ---------------------------------------
+# Fixed ones stay as regression tests ("fixed" comments); open ones are strict xfails.
 def defect(reason):
     return pytest.mark.xfail(strict=True, reason=reason)
 
@@ -322,13 +316,13 @@ def defect(reason):
 RNG = np.random.default_rng
 
 
-@defect("D1: rejection sampling never ends when std = 0 and margin = mean_norm")
+# fixed (regression): D1: rejection sampling never ends when std = 0 and margin = mean_norm
 def test_d1_symmetric_gaussians_without_spread():
     # d = 3: the rounded mu.mu < 1, so mean_norm*mu.mu < margin = mean_norm: nothing accepted
     call(lt.make_symmetric_gaussians, 4, 3, std=0.0, margin=1.0, rng=RNG(0), hang=1.0)
 
 
-@defect("D2: teacher / margin overflows for a subnormal margin (w_star = inf)")
+# fixed (regression): D2: teacher / margin overflows for a subnormal margin (w_star = inf)
 def test_d2_subnormal_margin():
     call(lt.make_separable, 2, 1, margin=5e-324, rng=RNG(0))
 
@@ -343,7 +337,8 @@ def test_d4_run_axes_mismatch():
     call(lt.Net(k=1).forward, np.ones((3, 2, 1)), np.ones((2, 1, 1)))
 
 
-@defect("D5: normalized/smoothed margin of W = 0 (a valid init, scale=0) warn 0/0 and log 0")
+# fixed (regression): D5: normalized/smoothed margin of W = 0 (a valid init, scale=0)
+# warned 0/0 and log 0
 @pytest.mark.parametrize("fn", [lt.normalized_margin, lt.smoothed_margin])
 def test_d5_margins_of_zero_weights(fn):
     call(fn, lt.Net(k=1), np.zeros((2, 1)), [[1.0]], [1])
@@ -354,7 +349,8 @@ def test_d5b_trace_at_zero_weights():
     call(lt.gd, lt.Net(k=1), np.zeros((2, 1)), (np.array([[1.0]]), [1]), eta=0.1, n_steps=1)
 
 
-@defect("D6: metrics convert W with np.asarray, not check_array: messages name no argument")
+# fixed (regression): D6: metrics converted W with np.asarray, not check_array: messages
+# named no argument
 @pytest.mark.parametrize("W", [{"a": 1}, [[1.0, 2.0], [3.0]], np.ones((2, 1), complex)])
 def test_d6_metrics_on_junk(W):
     call(lt.cluster_radius, W)
@@ -364,24 +360,27 @@ def test_d6_metrics_on_junk(W):
 @pytest.mark.parametrize("train, kw", [(lt.sgd, {"n_epochs": 2, "rng": RNG(0)}),
                                        (lt.gd, {"n_steps": 5})], ids=["sgd", "gd"])
 def test_d7_astronomical_step(train, kw):
-    run, _ = call(train, lt.Net(k=1), np.ones((2, 1)), (np.array([[1.0], [-1.0]]), [1, -1]),
-                  eta=1e300, **kw)
-    finite(run.W)
+    run, exc = call(train, lt.Net(k=1), np.ones((2, 1)), (np.array([[1.0], [-1.0]]), [1, -1]),
+                    eta=1e300, **kw)
+    if exc is None:  # a clear error would do too
+        finite(run.W)
 
 
-@defect("D8: stack() of non-Datasets raises AttributeError")
+# fixed (regression): D8: stack() of non-Datasets raises AttributeError
 def test_d8_stack_arrays():
     call(lt.stack, [np.zeros((2, 2))])
 
 
-@defect("D9: the SVM is not scale-covariant: separable data at 1e-9 are called not separable")
+# fixed (regression): D9: the SVM was not scale-covariant: separable data at 1e-9 were
+# called not separable
 @pytest.mark.parametrize("scale", [1e-9, 1e-5])
 def test_d9_svm_tiny_scale(scale):
     w, _ = call(lt.max_margin_teacher, np.array([[scale, 0.0], [-scale, 0.0]]), [1, -1])
     np.testing.assert_allclose(w, [1 / scale, 0.0], rtol=1e-6)
 
 
-@defect("D10: Eq. 8 at small scale: SolverError (1e-4) or 'infeasible' (1e-9) for feasible data")
+# fixed (regression): D10: Eq. 8 at small scale: SolverError (1e-4) or 'infeasible' (1e-9)
+# for feasible data
 @pytest.mark.parametrize("scale", [1e-9, 1e-4])
 def test_d10_eq8_tiny_scale(scale):
     X, y = RNG(0).standard_normal((5, 3)), np.array([1.0, -1, 1, -1, 1])
@@ -390,7 +389,8 @@ def test_d10_eq8_tiny_scale(scale):
     np.testing.assert_allclose(got[0], w / scale, rtol=1e-5)
 
 
-@defect("D11: Assumption 4 (documented scale-invariant) flips to holds=True at 1e-9 and 1e150")
+# fixed (regression): D11: Assumption 4 (documented scale-invariant) flipped to holds=True
+# at 1e-9 and 1e150
 @pytest.mark.parametrize("scale", [1e-9, 1e150])
 def test_d11_assumption4_scale(scale):
     X, y = RNG(0).standard_normal((5, 3)), np.array([1.0, -1, 1, -1, 1])
@@ -426,7 +426,7 @@ def test_d15_init_batch(batch):
     assert exc is not None
 
 
-@defect("D16: Dataset accepts a teacher whose run axes do not match X's")
+# fixed (regression): D16: Dataset accepts a teacher whose run axes do not match X's
 def test_d16_teacher_shape():
     _, exc = call(lt.Dataset, np.ones((5, 3)), np.ones(5), np.ones((2, 3)))
     assert exc is not None
@@ -438,10 +438,10 @@ def test_d18_labels_none(method):
     call(getattr(lt.Net(k=1), method), np.zeros((2, 1)), [[1.0]], None)
 
 
-@defect("D19: outlier_spread/outlier_margin past ~1e15 puts the outlier on the teacher's wrong "
-        "side (e is orthogonal to mu only up to rounding)")
+# fixed (regression): D19: outlier_spread/outlier_margin past ~1e15 put the outlier on the
+# teacher's wrong side (e is orthogonal to mu only up to rounding)
 @pytest.mark.parametrize("kw", [{"outlier_spread": 1e16}, {"outlier_margin": 1e-263}])
 def test_d19_outlier_far_away(kw):
     for seed in range(10):
-        ds, _ = call(lt.make_outlier_set, 4, 3, rng=RNG(seed), **kw)
-        assert np.all(ds.y * (ds.X @ ds.w_star) >= 1 - 1e-9)
+        ds, exc = call(lt.make_outlier_set, 4, 3, rng=RNG(seed), **kw)
+        assert exc is not None or np.all(ds.y * (ds.X @ ds.w_star) >= 1 - 1e-9)  # or refused
