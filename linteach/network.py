@@ -124,18 +124,29 @@ class Net:
         ``N`` is 1-homogeneous, so the margins are ``e^{log_norm} q(direction)`` and the
         gradient of ``q`` does not depend on the scale: nothing here overflows.
         """
-        return self._normalized_grad_into(direction, X, y, log_norm, None)
+        return self._flow_grad(self._flow_state(direction, X, y, log_norm, None), X, y, log_norm)
 
-    def _normalized_grad_into(self, direction, X, y, log_norm, work):
-        """:meth:`_normalized_grad`, reusing ``work`` (shape of ``Z``, or ``None``) when fused."""
+    def _flow_state(self, direction, X, y, log_norm, work):
+        """``(q̂, (lead, rest, log_w), pre)`` at one flow state, for :meth:`_flow_grad`.
+
+        A trace record and the step after it share this one forward pass and one set of
+        loss terms.  ``pre`` is ``relu(Z)`` built in ``work`` (fused) or ``Z``.
+        """
         if self._fused_ok:
-            out, mask = self._fused_forward(direction, X, work)
-            np.greater(mask, 0.0, out=mask)  # relu(Z) > 0 exactly where Z > 0
+            out, pre = self._fused_forward(direction, X, work)
         else:
-            out, Z = self._forward(direction, X)
-        lead, rest, log_w = _loss.scaled_loss_terms(y * out, log_norm)
+            out, pre = self._forward(direction, X)
+        q_hat = y * out
+        return q_hat, _loss.scaled_loss_terms(q_hat, log_norm), pre
+
+    def _flow_grad(self, state, X, y, log_norm):
+        """``(log L_sum, ∇L/L)`` from :meth:`_flow_state` (overwrites its ``pre``)."""
+        _, (lead, rest, log_w), pre = state
         coef = -y * np.exp(log_w)  # (dL_sum/dN_i) / L_sum
-        G = self._mask_backward(mask, X, coef) if self._fused_ok else self._backward(Z, X, coef)
+        if self._fused_ok:  # relu(Z) > 0 exactly where Z > 0: the mask, in place
+            G = self._mask_backward(np.greater(pre, 0.0, out=pre), X, coef)
+        else:
+            G = self._backward(pre, X, coef)
         return _loss.log_sum_loss_scaled(lead, rest, log_norm), G
 
     # -- fused kernels: the same quantities in the fewest passes over (..., n, 2k) ----------

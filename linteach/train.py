@@ -134,10 +134,9 @@ def _output(net, W, X, work):
     return net._fused_forward(W, X, work)[0] if net._fused_ok else net._forward(W, X)[0]
 
 
-def _row(net, direction, log_norm, X, y, step, log_time, work):
-    """The flow's recorded quantities, all valid past float64's range of ``‖W‖``."""
-    q_hat = y * _output(net, direction, X, work)
-    lead, rest, _ = _loss.scaled_loss_terms(q_hat, log_norm)
+def _row(state, log_norm, step, log_time):
+    """The flow's recorded quantities from ``Net._flow_state``, valid past float64's ‖W‖."""
+    q_hat, (lead, rest, _), _ = state
     log_lsum = _loss.log_sum_loss_scaled(lead, rest, log_norm)
     with np.errstate(over="ignore"):  # min margin is honestly +inf once ‖W‖ leaves float64
         min_margin = q_hat.min(axis=-1) * np.exp(log_norm)
@@ -253,14 +252,15 @@ def _euler(net, W0, data, *, step, n_steps, callback, record):
     rows, work = [], _workspace(net, W, X)
     for s in range(n_steps + 1):
         if s:
-            G = net._loss_and_grad_into(W, X, y, work)[1]
+            G = net._loss_and_grad_into(W, X, y, work)[1] if net._fused_ok \
+                else net._loss_and_grad(W, X, y)[1]  # a subclass's own, if it has one
             G *= step
             W -= G
         if s in when:
             direction, log_norm = _split(W)
+            state = net._flow_state(direction, X, y, log_norm, work)
             with np.errstate(divide="ignore"):
-                row = _row(net, direction, log_norm, X, y, s, np.log(s * step) * np.ones(batch),
-                           work)
+                row = _row(state, log_norm, s, np.log(s * step) * np.ones(batch))
             rows.append(row)
             if callback is not None:
                 callback(s, W, {**row, "direction": direction})
@@ -314,10 +314,11 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
     log_n = np.log(X.shape[-2])
     log_time = np.full(batch, -np.inf)
     when = set(_schedule(n_steps, record).tolist())
-    rows, work = [], _workspace(net, W, X)
+    rows, work, fused = [], _workspace(net, W, X), net._fused_ok
     for s in range(n_steps + 1):
-        if s:
-            log_lsum, Gn = net._normalized_grad_into(direction, X, y, log_norm, work)  # ∇L/L
+        if s:  # Gn = ∇L/L at the previous state
+            log_lsum, Gn = net._flow_grad(state, X, y, log_norm) if fused \
+                else net._normalized_grad(direction, X, y, log_norm)
             gnorm = _frobenius(Gn)
             moving = gnorm > 0
             safe = np.where(moving, gnorm, 1.0)
@@ -329,8 +330,10 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
             log_h = np.log(dt) + log_norm - (log_lsum - log_n) - np.log(safe)
             log_time = np.where(moving, np.logaddexp(log_time, log_h), log_time)
             log_norm = log_norm + np.log(new_norm)
+        if s in when or (fused and s < n_steps):  # one forward: the record and next step
+            state = net._flow_state(direction, X, y, log_norm, work)
         if s in when:
-            row = _row(net, direction, log_norm, X, y, s, log_time, work)
+            row = _row(state, log_norm, s, log_time)
             rows.append(row)
             if callback is not None:
                 W_now = direction * np.exp(log_norm)[..., None, None] \

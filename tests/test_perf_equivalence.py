@@ -150,6 +150,22 @@ class Frozen(lt.Net):
         return np.zeros(Z.shape[:-2] + (Z.shape[-1], X.shape[-1]))
 
 
+class FrozenLoss(lt.Net):
+    """Negative control one level up: ``_loss_and_grad`` itself returns zero gradient."""
+
+    def _loss_and_grad(self, W, X, y):
+        return super()._loss_and_grad(W, X, y)[0], np.zeros(np.broadcast_shapes(
+            W.shape, X.shape[:-2] + W.shape[-2:]))
+
+
+class FrozenFlow(lt.Net):
+    """Negative control for the late-phase flow: ``_normalized_grad`` returns zero."""
+
+    def _normalized_grad(self, direction, X, y, log_norm):
+        log_lsum, G = super()._normalized_grad(direction, X, y, log_norm)
+        return log_lsum, np.zeros_like(G)
+
+
 def _small(cls, seed=11):
     rng = np.random.default_rng(seed)
     net = cls(k=3, alpha=0.3)
@@ -159,7 +175,7 @@ def _small(cls, seed=11):
 
 def test_fused_path_is_taken_only_by_the_stock_net():
     assert lt.Net(k=2)._fused_ok
-    assert not PassThrough(k=2)._fused_ok and not Frozen(k=2)._fused_ok
+    assert not any(cls(k=2)._fused_ok for cls in (PassThrough, Frozen, FrozenLoss, FrozenFlow))
 
 
 TRAINERS = {
@@ -170,9 +186,10 @@ TRAINERS = {
 }
 
 
-@pytest.mark.parametrize("trainer", sorted(TRAINERS))
-def test_every_trainer_uses_an_overridden_backward(trainer):
-    net, W0, data = _small(Frozen)
+@pytest.mark.parametrize("cls, trainer", [(Frozen, name) for name in sorted(TRAINERS)]
+                         + [(FrozenLoss, "gd"), (FrozenFlow, "flow-normalized")])
+def test_every_trainer_uses_an_overridden_kernel(cls, trainer):
+    net, W0, data = _small(cls)
     run = TRAINERS[trainer](net, W0, data)
     np.testing.assert_allclose(run.direction * np.exp(run.log_norm)[:, None, None], W0,
                                rtol=1e-15, atol=0)  # zero gradient: nothing moved
