@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from linteach import loss as lt_loss
+
 try:  # optional: a benchmark baseline only, never a dependency
     import torch
 except ImportError:  # the torch rows then say "not installed"
@@ -75,6 +77,6 @@ def direct_loss_and_grad(net, W, X, y):
     Z = X @ np.swapaxes(W, -1, -2)
     slope = net.alpha + (1.0 - net.alpha) * (Z > 0)
     q = y * ((Z * slope) @ net.a)
-    coef = -y / (1.0 + np.exp(q)) / q.shape[-1]
+    coef = -y * lt_loss.g(q) / q.shape[-1]
     dZ = coef[..., :, None] * slope * net.a
-    return np.logaddexp(0.0, -q).mean(axis=-1), np.swapaxes(dZ, -1, -2) @ X
+    return lt_loss.ell(q).mean(axis=-1), np.swapaxes(dZ, -1, -2) @ X

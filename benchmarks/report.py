@@ -15,10 +15,12 @@ half passes over the n×2k array: memory bandwidth, which on this shared VM is a
 measured in the same repeats.""",
     "2": """**Row 2 — per-sample SGD.**  Batch size 1 is Python-loop bound: each update is a
 handful of tiny array operations, each costing ~1 µs of interpreter and ufunc dispatch no
-matter how small.  linteach's single-run path does 7 NumPy calls per update (one gemv, one
-`where` for a_j σ'(z_j), one dot, `g`, one scale, one outer product, one in-place add), the
-straightforward version (separate w/u, `np.where` for σ and σ', Eq. 3 as written) about 18,
-and torch autograd builds and walks a graph per sample (tens of µs).  Every baseline is first
+matter how small.  linteach's single-run path makes about 9 NumPy calls per update (one
+gemv, a comparison and a `where` for a_j σ'(z_j), one dot, `g`, one scale, one outer product,
+one in-place add), the straightforward version (separate w/u, `np.where` for σ and σ', Eq. 3
+as written) about 25, and torch autograd builds and walks a graph per sample (tens of µs).
+At d=50, k=100 the outer product and the add (2k·d = 10⁴ weights) start to cost as much as
+the calls, for both, so the advantage shrinks with the size of the net.  Every baseline is first
 checked to reach linteach's weights (relative 1e-9) from the same start and permutations.""",
     "3": """**Row 3 — batched runs vs sequential runs.**  R runs advance in one array program
 (per-run BLAS calls, so each run rounds exactly as alone: `tests/test_batched.py` asserts

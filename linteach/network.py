@@ -188,10 +188,10 @@ class Net:
                 W -= eta * self._backward(Z, x, -y * gq)
                 return q[:, 0], gq[:, 0]
             return step
-        if len(Wf) == 1:
-            W_one = Wf[0]
-            return lambda W, x, y, ex: self._sgd_step_one(W_one, x, y, ex)
         work = np.empty_like(Wf) if Wf.size >= _SGD_BUFFER_FROM else None
+        if len(Wf) == 1:
+            W_one, work_one = Wf[0], None if work is None else work[0]
+            return lambda W, x, y, ex: self._sgd_step_one(W_one, x, y, ex, work_one)
         return lambda W, x, y, ex: self._sgd_step(W, x, y, ex, work)
 
     def _sgd_step(self, W, x, y, ex, work):
@@ -214,14 +214,14 @@ class Net:
             W += np.einsum("rjo,rod->rjd", sa, ex, out=work)
         return q, gq
 
-    def _sgd_step_one(self, W, x, y, ex):
+    def _sgd_step_one(self, W, x, y, ex, work=None):
         """:meth:`_sgd_step` for a single run: ``W (2k, d)``, ``x (d,)``, ``y``, ``ex (d,)``."""
         z = W @ x
         sa = np.where(z > 0.0, self._a_col[0, :, 0], self._a_col[1, :, 0])
         q = y * (z @ sa)
         gq = _loss.g(q)
         sa *= gq
-        W += sa[:, None] * ex
+        W += np.multiply(sa[:, None], ex, out=work)
         return q, gq
 
     def _mask_backward(self, mask, X, coef):

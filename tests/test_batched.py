@@ -61,6 +61,18 @@ def test_sgd_batched_equals_looped_with_per_run_permutations(seed, stacked):
     assert len({tuple(W.ravel()) for W in batched.W}) == R
 
 
+def test_sgd_batched_equals_looped_for_nets_large_enough_for_update_buffers():
+    """Past ``_SGD_BUFFER_FROM`` weights the update goes through a reused buffer (einsum for
+    a batch, ``out=`` for one run): still the same bits."""
+    net, W0, data = _problem(8, stacked=False, n=6, d=60, k=40, batch=(2,))
+    assert W0[0].size >= 4096
+    batched = lt.sgd(net, W0, data, eta=0.2, n_epochs=2, rng=np.random.default_rng(8))
+    children = np.random.default_rng(8).spawn(2)
+    for r in range(2):
+        alone = lt.sgd(net, W0[r], data, eta=0.2, n_epochs=2, rng=children[r])
+        _assert_runs_equal(batched, alone, (r,))
+
+
 def test_sgd_two_run_axes_follow_c_order_of_spawned_generators():
     net, W0, data = _problem(5, stacked=True, batch=(2, 3))
     batched = lt.sgd(net, W0, data, eta=0.2, n_epochs=3, rng=np.random.default_rng(5))

@@ -130,6 +130,9 @@ def test_sgd_step_is_eq3(seed, alpha, runs):
         W_one = W[r].copy()
         q_one, g_one = net._sgd_step_one(W_one, X[r, 0], y[r, 0], ex[r, 0])
         np.testing.assert_array_equal(W_one, W_step[r])
+        W_one = W[r].copy()
+        net._sgd_step_one(W_one, X[r, 0], y[r, 0], ex[r, 0], np.empty_like(W_one))
+        np.testing.assert_array_equal(W_one, W_step[r])
         assert (q_one, g_one) == (q[r], gq[r])
     step_scale = eta * backward_scale(net, X, g * (1 + 1e-3))  # Eq. 3's own terms
     assert_regrouped(W_step, expected, np.abs(W) + step_scale)
