@@ -39,8 +39,8 @@ CLAIM = Claim(
           "1e-2 and 0.3 (k 5, α 0.3); late-phase flow 1500 steps of turn 0.01 (companion "
           "0.005) and plain Euler 200 steps of time 1 (companion 0.5), every step recorded",
     control="γ̃ with the mean loss (slip 6) must FAIL gamma_tilde_le_gamma_bar; plain Euler "
-            "with steps far too large (400, 800, 1600 and their halves) must FAIL "
-            "breaks_shrink_with_step",
+            "with steps far too large (moving W by 1, 3, 10 times ‖W‖, and their halves) on 4 "
+            "separable sets must FAIL breaks_shrink_with_step",
     clauses=CLAUSES)
 
 #: float64 evaluation of γ̃ and γ̄ (log-space, ~1e-15 relative each); relative allowance
@@ -58,9 +58,12 @@ RATE_POINTS = 60
 #: plain Euler: time step and number of steps from the entry into the late phase
 EULER_STEP = 1.0
 EULER_STEPS = 200
-#: steps far too large for plain Euler (the control), each with its half, over BAD_TIME
-BAD_STEPS = (400.0, 800.0, 1600.0)
-BAD_TIME = 3200.0
+#: the control's plain-Euler steps, in units of ‖W‖/‖∇L‖ at the entry into the late phase
+#: (a step that moves W by K times its own norm), each with its half; BAD_COUNT steps each
+BAD_K = (1.0, 3.0, 10.0)
+BAD_COUNT = 8
+#: control data sets (separable balls: symmetric sets stayed monotone at every step tried)
+CONTROL_CASES = 4
 INIT_SCALES = (1e-2, 0.3)
 CHUNK = 4
 _BASE = dict(n=30, d=4, k=5, alpha=0.3)
@@ -144,14 +147,7 @@ def _phase_summary(trace, samples, n, trace_half):
     return out
 
 
-def run_cases(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, family)``; all runs in one batch.
-
-    Phases: ``late``, ``euler`` and, for the control, ``bad-<h>`` (steps far too large).
-    """
-    cases, family = item
-    spec = FAMILIES[family]
-    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+def _build(cases, spec, net):
     built = []
     for case in cases:
         data_rng, init_rng = case.rng.spawn(2)
@@ -159,22 +155,56 @@ def run_cases(item) -> list:
                              margin=spec.get("margin", 0.2))
         W0 = net.init(ds.d, scale=1.0, rng=init_rng, batch=len(INIT_SCALES))
         built.append((ds.X, ds.y, W0 * np.asarray(INIT_SCALES)[:, None, None]))
+    return built
+
+
+def _bad_steps(net, We, X, y) -> dict:
+    """Plain Euler with steps ``K·‖W‖/‖∇L‖`` and their halves, per run (the control)."""
+    late = np.log(np.log(2.0)) - np.log(X.shape[-2])  # log of the mean loss at L_sum = log 2
+    ratio = np.linalg.norm(We, axis=(-2, -1)) / np.linalg.norm(
+        net.loss_and_grad(We, X, y)[1], axis=(-2, -1))
+    phases = {}
+    for K in BAD_K:
+        drops = np.empty((len(We), 2))
+        for r in range(len(We)):
+            for j, f in enumerate((1.0, 0.5)):
+                t = lt.gradient_flow(net, We[r], (X[r], y[r]), dt=K * ratio[r] * f,
+                                     n_steps=int(BAD_COUNT / f), record="all").trace
+                drops[r, j] = _flow.largest_drop(t["smoothed_margin"][:, None],
+                                                 (t["log_loss"] < late)[:, None])[0]
+        phases[f"bad-{K:g}"] = {"drop": drops[:, 0], "drop_half": drops[:, 1],
+                                "entered": np.ones(len(We), dtype=bool)}
+    return phases
+
+
+def run_cases(item) -> list:
+    """``ctx.map`` worker: ``item = (cases, family, control)``; all runs in one batch.
+
+    Phases: ``late`` and ``euler``; for the control only ``bad-<K>`` (steps far too large).
+    """
+    cases, family, control = item
+    spec = FAMILIES.get(family) or FAMILIES["separable"]
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    built = _build(cases, spec, net)
     per, n = len(INIT_SCALES), spec["n"]
     X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
     y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
     W0 = np.concatenate([b[2] for b in built])
     run, entry_W, samples = _late(net, W0, X, y, DT, N_LATE)
-    run_h, _, _ = _late(net, W0, X, y, DT / 2, 2 * N_LATE)
-    phases = {"late": _phase_summary(run.trace, samples, n, run_h.trace)}
     have = [r for r in range(len(W0)) if entry_W[r] is not None]
+    phases = {}
+    if not control:
+        run_h, _, _ = _late(net, W0, X, y, DT / 2, 2 * N_LATE)
+        phases["late"] = _phase_summary(run.trace, samples, n, run_h.trace)
     if have:
         We, Xe, ye = np.stack([entry_W[r] for r in have]), X[have], y[have]
-        steps = [("euler", EULER_STEP, EULER_STEPS, True)] + \
-            [(f"bad-{h:g}", h, int(BAD_TIME // h), False) for h in BAD_STEPS]
-        for name, h, m, rate in steps:
-            eu, eu_samples = _euler(net, We, Xe, ye, h, m, rate)
-            eu_h, _ = _euler(net, We, Xe, ye, h / 2, 2 * m, False)
-            summary = _phase_summary(eu.trace, eu_samples, n, eu_h.trace)
+        if control:
+            found = _bad_steps(net, We, Xe, ye)
+        else:
+            eu, eu_samples = _euler(net, We, Xe, ye, EULER_STEP, EULER_STEPS)
+            eu_h, _ = _euler(net, We, Xe, ye, EULER_STEP / 2, 2 * EULER_STEPS, False)
+            found = {"euler": _phase_summary(eu.trace, eu_samples, n, eu_h.trace)}
+        for name, summary in found.items():
             full = {key: np.full(len(W0), np.nan) for key in summary}
             for key, value in summary.items():
                 full[key][have] = value
@@ -189,12 +219,14 @@ def run_cases(item) -> list:
     return results
 
 
-def _run(ctx: Context):
+def _run(ctx: Context, control: bool = False):
     out = []
-    for family, spec in FAMILIES.items():
-        cases = ctx.cases(ctx.n(spec["count"]), family)
+    families = {"control-separable": CONTROL_CASES} if control else \
+        {family: ctx.n(spec["count"]) for family, spec in FAMILIES.items()}
+    for family, count in families.items():
+        cases = ctx.cases(count, family)
         chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        items = [(ch, family) for ch in chunks]
+        items = [(ch, family, control) for ch in chunks]
         for chunk, res in zip(chunks, ctx.map(run_cases, items)):
             out += [(case, family, r) for case, r in zip(chunk, res)]
     return out
@@ -212,8 +244,9 @@ def _record(ctx: Context, case: Case, res: dict, *, phases=("late", "euler"),
             if not ph["entered"][r] == 1:
                 ctx.inconclusive(case, f"{phase} run {r}: never reached L_sum < log 2")
                 continue
-            bound = ph["mean_loss_bound" if mean_loss else "bound"][r]
-            ctx.record("gamma_tilde_le_gamma_bar", bound, case, **where)
+            if "bound" in ph:
+                bound = ph["mean_loss_bound" if mean_loss else "bound"][r]
+                ctx.record("gamma_tilde_le_gamma_bar", bound, case, **where)
             if "rate" in ph and np.isfinite(ph["rate"][r]):
                 ctx.record("rate_nonnegative", ph["rate"][r], case, **where,
                            points=int(ph["rate_points"][r]))
@@ -222,15 +255,15 @@ def _record(ctx: Context, case: Case, res: dict, *, phases=("late", "euler"),
 
 
 def _control(ctx: Context, results) -> None:
-    """The mean-loss γ̃ on the late and Euler phases; the Euler runs with steps far too large."""
+    """The mean-loss γ̃ on the late and Euler phases; plain Euler with steps far too large."""
     verdicts = {}
-    bad = tuple(f"bad-{h:g}" for h in BAD_STEPS)
+    bad = tuple(f"bad-{K:g}" for K in BAD_K)
     for name, phases, mean_loss, clause in (
             ("mean-loss", ("late", "euler"), True, "gamma_tilde_le_gamma_bar"),
             ("step-too-large", bad, False, "breaks_shrink_with_step")):
         sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control-{name}",
                                           clauses=(clause,)), seed=ctx.seed, budget=ctx.budget)
-        for case, _family, res in results:
+        for case, _family, res in (results if name == "mean-loss" else _run(sub, True)):
             _record(sub, case, res, phases=phases, mean_loss=mean_loss)
         worst = sub.worst.get(clause)
         verdicts[name] = {"verdict": verdict_of(sub),
@@ -238,7 +271,8 @@ def _control(ctx: Context, results) -> None:
                           "evaluated": worst.evaluated if worst else 0}
     ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
                          "γ̃ with the mean loss must FAIL γ̃ ≤ γ̄; plain Euler with steps "
-                         f"{BAD_STEPS} (and halves) must FAIL breaks_shrink_with_step",
+                         f"moving W by {BAD_K}·‖W‖ (and halves) must FAIL "
+                         "breaks_shrink_with_step", 
                          **verdicts)
 
 
