@@ -3,13 +3,12 @@
     python benchmarks/run.py [--md PATH] [--json PATH] [--quick] [--skip-verify]
 
 Targets are marked met or missed from the measured value; nothing here asserts a speed.
-At start the process raises glibc's malloc thresholds (``mallopt``; the environment row
-measures the same setting against glibc's defaults in child processes).
+The process runs with the environment it was given: the environment rows measure glibc's
+malloc thresholds and the BLAS thread count in child processes, with and without.
 """
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import os
 import platform
@@ -31,20 +30,6 @@ import rows_speed  # noqa: E402
 import rows_verify  # noqa: E402
 from baselines import torch, torch_version  # noqa: E402
 from report import table, to_markdown  # noqa: E402
-
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameter numbers
-
-
-def tune_malloc() -> bool:
-    """Keep freed large blocks in the heap (the setting the environment row measures)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return False
-    ok_mmap = libc.mallopt(_M_MMAP_THRESHOLD, rows_env.MMAP_THRESHOLD_MAX)
-    ok_trim = libc.mallopt(_M_TRIM_THRESHOLD, ctypes.c_int(2**31 - 1))
-    return bool(ok_mmap and ok_trim)
-
 
 def machine() -> dict:
     from threadpoolctl import threadpool_info
@@ -76,7 +61,6 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     repeats = 5 if args.quick else 11
     info = machine()
-    info["malloc_tuned_at_start"] = tune_malloc()
     info["blas_threads_rows_1_4"] = args.blas_threads or "library default"
     if torch is not None and args.blas_threads:
         torch.set_num_threads(args.blas_threads)  # the same thread budget on both sides
