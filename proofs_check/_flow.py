@@ -17,7 +17,7 @@ import numpy as np
 
 import linteach as lt
 
-__all__ = ["DT", "RECORDS", "DRIFT_FRACTION", "DEGENERATE_NEURON", "flow_pair", "one_run",
+__all__ = ["DT", "RECORDS", "STEP_SCALE", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON", "flow_pair", "one_run",
            "nar_entry", "late_entry", "drift", "cosine", "interior_beta", "par_pattern",
            "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop"]
 
@@ -26,10 +26,18 @@ __all__ = ["DT", "RECORDS", "DRIFT_FRACTION", "DEGENERATE_NEURON", "flow_pair", 
 DT = 0.01
 #: log-spaced records per run (resolves T_NAR to ~3% of the steps)
 RECORDS = 120
+#: late-phase steps per budget, relative to the standard count (quick still reaches the
+#: direction's dt-floor: ~10³ steps at dt = 0.01)
+STEP_SCALE = {"quick": 0.6, "standard": 1.0, "thorough": 2.0}
 #: the drift of the direction is measured over this last fraction of the steps
 DRIFT_FRACTION = 0.25
 #: a neuron whose norm is below this fraction of ‖W‖ has no direction (it is 0 in the limit)
 DEGENERATE_NEURON = 1e-9
+
+
+def steps(standard: int, budget: str) -> int:
+    """Steps of a late-phase run under ``budget`` (standard count × :data:`STEP_SCALE`)."""
+    return int(round(standard * STEP_SCALE[budget]))
 
 
 def one_run(net, W0, X, y, *, dt, n_steps, record=RECORDS) -> dict:

@@ -80,10 +80,10 @@ def _analyse(net, X, y, a4, eq8, pair, r) -> dict:
 
 
 def run_cases(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, family, families)``; all runs in one batch."""
+    """``ctx.map`` worker: ``item = (cases, family, families, n_steps)``; one batch."""
     from linteach import convex
 
-    cases, family, families = item
+    cases, family, families, n_steps = item
     spec = families[family]
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = []
@@ -96,7 +96,7 @@ def run_cases(item) -> list:
     per = len(INIT_SCALES)
     X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
     y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
-    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=N_STEPS)
+    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=n_steps)
     results = []
     for i, (Xc, yc, W0) in enumerate(built):
         a4 = convex.assumption4_lp(unit_rows(Xc), yc)
@@ -113,7 +113,7 @@ def _run(ctx: Context, families: dict) -> list:
     for family, spec in families.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
         chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        items = [(ch, family, families) for ch in chunks]
+        items = [(ch, family, families, _flow.steps(N_STEPS, ctx.budget)) for ch in chunks]
         for chunk, res in zip(chunks, ctx.map(run_cases, items)):
             out += [(case, family, r) for case, r in zip(chunk, res)]
     return out

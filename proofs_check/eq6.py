@@ -178,11 +178,11 @@ def _bad_steps(net, We, X, y) -> dict:
 
 
 def run_cases(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, family, control)``; all runs in one batch.
+    """``ctx.map`` worker: ``item = (cases, family, control, n_late)``; one batch.
 
     Phases: ``late`` and ``euler``; for the control only ``bad-<K>`` (steps far too large).
     """
-    cases, family, control = item
+    cases, family, control, n_late = item
     spec = FAMILIES.get(family) or FAMILIES["separable"]
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = _build(cases, spec, net)
@@ -190,11 +190,11 @@ def run_cases(item) -> list:
     X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
     y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
     W0 = np.concatenate([b[2] for b in built])
-    run, entry_W, samples = _late(net, W0, X, y, DT, N_LATE)
+    run, entry_W, samples = _late(net, W0, X, y, DT, n_late)
     have = [r for r in range(len(W0)) if entry_W[r] is not None]
     phases = {}
     if not control:
-        run_h, _, _ = _late(net, W0, X, y, DT / 2, 2 * N_LATE)
+        run_h, _, _ = _late(net, W0, X, y, DT / 2, 2 * n_late)
         phases["late"] = _phase_summary(run.trace, samples, n, run_h.trace)
     if have:
         We, Xe, ye = np.stack([entry_W[r] for r in have]), X[have], y[have]
@@ -226,7 +226,7 @@ def _run(ctx: Context, control: bool = False):
     for family, count in families.items():
         cases = ctx.cases(count, family)
         chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        items = [(ch, family, control) for ch in chunks]
+        items = [(ch, family, control, _flow.steps(N_LATE, ctx.budget)) for ch in chunks]
         for chunk, res in zip(chunks, ctx.map(run_cases, items)):
             out += [(case, family, r) for case, r in zip(chunk, res)]
     return out

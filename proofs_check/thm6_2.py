@@ -153,17 +153,17 @@ def _analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, scale) -> dict:
 
 
 def run_cases(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, family)``, all runs in one batch."""
+    """``ctx.map`` worker: ``item = (cases, family, n_steps)``, all runs in one batch."""
     from linteach import convex
 
-    cases, family = item
+    cases, family, n_steps = item
     spec = FAMILIES[family]
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = [build_case(case, spec) for case in cases]
     per = len(INIT_SCALES)
     X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
     y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
-    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=N_STEPS)
+    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=n_steps)
     results = []
     for i, (case, (Xc, yc, W0)) in enumerate(zip(cases, built)):
         a4 = convex.assumption4_lp(Xc, yc)
@@ -183,7 +183,8 @@ def _cases(ctx: Context):
     for family, spec in FAMILIES.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
         chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        for chunk, res in zip(chunks, ctx.map(run_cases, [(ch, family) for ch in chunks])):
+        items = [(ch, family, _flow.steps(N_STEPS, ctx.budget)) for ch in chunks]
+        for chunk, res in zip(chunks, ctx.map(run_cases, items)):
             out += [(case, family, r) for case, r in zip(chunk, res)]
     return out
 
