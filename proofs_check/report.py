@@ -57,8 +57,9 @@ def blas() -> list:
         except ImportError:  # cvxpy is required, but the report must not be what fails
             pass
     keep = ("internal_api", "version", "architecture", "threading_layer")
+    # BLAS only: OpenMP runtimes come and go with whatever else a process imported
     libs = [{"library": Path(lib["filepath"]).name, **{k: lib.get(k) for k in keep}}
-            for lib in threadpool_info()]
+            for lib in threadpool_info() if lib.get("user_api") == "blas"]
     return sorted(libs, key=lambda lib: lib["library"])  # load order varies between runs
 
 
