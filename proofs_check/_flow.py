@@ -19,7 +19,8 @@ import linteach as lt
 
 __all__ = ["DT", "RECORDS", "STEP_SCALE", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON", "flow_pair", "one_run",
            "nar_entry", "late_entry", "drift", "cosine", "interior_beta", "par_pattern",
-           "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop"]
+           "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop",
+           "run_families", "stack_runs", "span"]
 
 #: relative turn per step of the main run (0.01 reaches the dt-floor of the direction in
 #: ~10³ steps on our sizes; the companion halves it)
@@ -101,6 +102,12 @@ def drift(run: dict, r: int) -> float:
     return float(np.linalg.norm(D - D[-1], axis=(-2, -1)).max())
 
 
+def span(values) -> list:
+    """``[min, max]`` of some numbers, as floats (for measurements)."""
+    values = [float(v) for v in values]
+    return [min(values), max(values)]
+
+
 def cosine(A, B) -> float:
     """Cosine of the angle between two weight arrays (Frobenius)."""
     A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
@@ -163,6 +170,29 @@ def limit_summary(pair: dict, r: int) -> dict:
                    gamma_tilde_after_entry=m["gamma_tilde"][entry:, r],
                    gamma_tilde_after_entry_half=h["gamma_tilde"][max(entry_h, 0):, r])
     return out
+
+
+def run_families(ctx, fn, counts: dict, *extra, chunk: int = 4) -> list:
+    """``counts[family]`` cases per family, mapped with ``ctx.map`` over chunks.
+
+    ``fn`` gets ``(cases, family, *extra)`` and returns one result per case; returns
+    ``[(case, family, result), ...]`` in draw order.
+    """
+    out = []
+    for family, count in counts.items():
+        cases = ctx.cases(count, family)
+        chunks = [cases[i:i + chunk] for i in range(0, len(cases), chunk)]
+        for part, res in zip(chunks, ctx.map(fn, [(part, family, *extra) for part in chunks])):
+            out += [(case, family, r) for case, r in zip(part, res)]
+    return out
+
+
+def stack_runs(built: list):
+    """Per-case ``(X, y, W0 (runs, 2k, d))`` → one batch ``(X, y, W0)``, X and y per run."""
+    per = len(built[0][2])
+    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
+    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
+    return X, y, np.concatenate([b[2] for b in built])
 
 
 def make_data(kind: str, rng: np.random.Generator, **kw) -> lt.Dataset:

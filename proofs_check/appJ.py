@@ -94,9 +94,8 @@ def run_cases(item) -> list:
         W0 = net.init(ds.d, scale=1.0, rng=init_rng, batch=len(INIT_SCALES))
         built.append((ds.X, ds.y, W0 * np.asarray(INIT_SCALES)[:, None, None]))
     per = len(INIT_SCALES)
-    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
-    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=n_steps)
+    X, y, W0 = _flow.stack_runs(built)
+    pair = _flow.flow_pair(net, W0, X, y, n_steps=n_steps)
     results = []
     for i, (Xc, yc, W0) in enumerate(built):
         a4 = convex.assumption4_lp(unit_rows(Xc), yc)
@@ -109,14 +108,9 @@ def run_cases(item) -> list:
 
 
 def _run(ctx: Context, families: dict) -> list:
-    out = []
-    for family, spec in families.items():
-        cases = ctx.cases(ctx.n(spec["count"]), family)
-        chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        items = [(ch, family, families, _flow.steps(N_STEPS, ctx.budget)) for ch in chunks]
-        for chunk, res in zip(chunks, ctx.map(run_cases, items)):
-            out += [(case, family, r) for case, r in zip(chunk, res)]
-    return out
+    counts = {family: ctx.n(spec["count"]) for family, spec in families.items()}
+    return _flow.run_families(ctx, run_cases, counts, families,
+                              _flow.steps(N_STEPS, ctx.budget), chunk=CHUNK)
 
 
 def _is_witness(run: dict) -> bool:

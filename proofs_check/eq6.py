@@ -187,9 +187,7 @@ def run_cases(item) -> list:
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = _build(cases, spec, net)
     per, n = len(INIT_SCALES), spec["n"]
-    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
-    W0 = np.concatenate([b[2] for b in built])
+    X, y, W0 = _flow.stack_runs(built)
     run, entry_W, samples = _late(net, W0, X, y, DT, n_late)
     have = [r for r in range(len(W0)) if entry_W[r] is not None]
     phases = {}
@@ -220,16 +218,10 @@ def run_cases(item) -> list:
 
 
 def _run(ctx: Context, control: bool = False):
-    out = []
-    families = {"control-separable": CONTROL_CASES} if control else \
+    counts = {"control-separable": CONTROL_CASES} if control else \
         {family: ctx.n(spec["count"]) for family, spec in FAMILIES.items()}
-    for family, count in families.items():
-        cases = ctx.cases(count, family)
-        chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        items = [(ch, family, control, _flow.steps(N_LATE, ctx.budget)) for ch in chunks]
-        for chunk, res in zip(chunks, ctx.map(run_cases, items)):
-            out += [(case, family, r) for case, r in zip(chunk, res)]
-    return out
+    return _flow.run_families(ctx, run_cases, counts, control,
+                              _flow.steps(N_LATE, ctx.budget), chunk=CHUNK)
 
 
 def _record(ctx: Context, case: Case, res: dict, *, phases=("late", "euler"),

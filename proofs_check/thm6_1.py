@@ -24,7 +24,7 @@ from . import _flow
 from .result import Case, Claim, Context, digest, verdict_of
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "classify",
-           "radius_slack", "wrong_pattern_prediction"]
+           "radius_slack", "limit_slack", "record_run", "wrong_pattern_prediction"]
 
 CLAUSES = ("cluster_radius_vanishes", "limit_solves_pattern_program",
            "pattern_program_clustered", "kkt_residual_shrinks")
@@ -37,10 +37,11 @@ CLAIM = Claim(
     hypotheses="Assumption 6.1 (L_sum < log 2 reached); the final agreement pattern held with "
                "β > 0 from T_NAR to the end, with an interior limit (β of the pattern optimum "
                "> 0) and the same pattern in the step-halving companion",
-    cases="per case one data set and 4 inits (scales 1e-2, 1e-2, 0.5, 0.5) in one batch, "
-          "k ∈ {4, 8}, α ∈ [0.1, 0.5]: symmetric Gaussians (n 30, d 4), 2-D blobs (n 30), "
-          "small separable sets (n 6–12, d 2–3: non-PAR NARs), App. J outlier sets "
-          "(n 30+1, d 3); 2500 steps of turn 0.01 and a companion at 0.005",
+    cases="per case one data set and 4 inits (scales 1e-2, 1e-2, 0.5, 0.5) in one batch: "
+          "symmetric Gaussians (n 30, d 4, k 8, α 0.3), 2-D blobs (n 30, k 8, α 0.2), small "
+          "separable sets (n 12, d 2 and 3, k 4, α 0.3 and 0.4: where non-PAR NARs occur), "
+          "App. J outlier sets (n 30+1, d 3, k 4); 2000 steps of turn 0.01 and a companion "
+          "at 0.005 (quick: 60%)",
     control="the prediction of a wrong agreement pattern (one point's w-side flipped, the "
             "first feasible flip from the deepest point; on the first evaluated run of each "
             "case) must FAIL limit_solves_pattern_program",
@@ -134,6 +135,11 @@ def radius_slack(r_end: float, r_entry: float | None = None, log_gain: float = 0
     return min(1.0 - drift / INVARIANCE_TOL, max(absolute, fall - RADIUS_DECADES))
 
 
+def limit_slack(direction, W_pred) -> float:
+    """Slack of ``1 − cos(Ŵ, W_pred) ≤ COS_TOL`` (≥ 0 holds)."""
+    return 1.0 - (1.0 - _flow.cosine(direction, W_pred)) / COS_TOL
+
+
 def pattern_slacks(direction, W_pred, X, y, *, alpha, v=1.0, kkt_entry=None,
                    radius_entry=None, log_gain=0.0):
     """Clause slacks (≥ 0 holds) of a final direction against a pattern optimum ``W_pred``.
@@ -145,7 +151,7 @@ def pattern_slacks(direction, W_pred, X, y, *, alpha, v=1.0, kkt_entry=None,
     r_end = float(lt.cluster_radius(direction))
     kkt = kkt_residual(direction, X, y, alpha=alpha, v=v)
     slacks = {"cluster_radius_vanishes": radius_slack(r_end, radius_entry, log_gain),
-              "limit_solves_pattern_program": 1.0 - (1.0 - cos) / COS_TOL,
+              "limit_solves_pattern_program": limit_slack(direction, W_pred),
               "pattern_program_clustered": 1.0 - r_pred / PROGRAM_CLUSTER_TOL}
     if kkt_entry is not None:  # small, and smaller than at T_NAR
         slacks["kkt_residual_shrinks"] = min(1.0 - kkt / KKT_TOL,
@@ -204,24 +210,17 @@ def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
     slacks, info = pattern_slacks(s["direction"], W_pred, X, y, alpha=net.alpha, v=net.v,
                                   kkt_entry=kkt_entry, radius_entry=s["radius_entry"],
                                   log_gain=s["log_norm_end"] - s["log_norm_entry"])
-    info_half = pattern_slacks(s["direction_half"], W_pred, X, y, alpha=net.alpha, v=net.v)[1]
     wrong = None if not control else wrong_pattern_prediction(
         X, y, s["side_w"], s["side_u"], s["direction"], alpha=net.alpha, k=net.k, v=net.v)
-    out.update(outcome="ok", slacks=slacks, **info,
+    gain = s["log_norm_end"] - s["log_norm_entry"]
+    out.update(outcome="ok", slacks=slacks, **info, kkt_entry=kkt_entry,
                one_minus_cos_half=1.0 - _flow.cosine(s["direction_half"], W_pred),
-               kkt_entry=kkt_entry,
-               kkt_half=info_half["kkt"],
-               radius_entry=s["radius_entry"],
-               # within one pattern all neurons of a type get the same update, so r·‖W‖ is
-               # invariant: this ratio is 1 up to rounding
-               radius_norm_ratio=float(np.exp(np.log(max(info["radius"], 1e-300))
-                                              + s["log_norm_end"] - s["log_norm_entry"]
-                                              - np.log(max(s["radius_entry"], 1e-300)))),
-               wrong=None if wrong is None else
-               {"point": wrong[0], "slack": pattern_slacks(
-                   s["direction"], wrong[1], X, y, alpha=net.alpha, v=net.v)[0][
-                   "limit_solves_pattern_program"],
-                "one_minus_cos": 1.0 - _flow.cosine(s["direction"], wrong[1])})
+               # r·‖W‖ is invariant within one pattern: this ratio is 1 up to rounding
+               radius_norm_ratio=float(np.exp(gain) * max(info["radius"], 1e-300)
+                                       / max(s["radius_entry"], 1e-300)),
+               wrong=None if wrong is None else {
+                   "point": wrong[0], "slack": limit_slack(s["direction"], wrong[1]),
+                   "one_minus_cos": 1.0 - _flow.cosine(s["direction"], wrong[1])})
     return out
 
 
@@ -232,9 +231,8 @@ def run_cases(item) -> list:
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = [build_case(case, spec) for case in cases]
     per = len(built[0][2])
-    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
-    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=n_steps)
+    X, y, W0 = _flow.stack_runs(built)
+    pair = _flow.flow_pair(net, W0, X, y, n_steps=n_steps)
     scales = spec.get("scales", INIT_SCALES)
     results = []
     for i, (Xc, yc, W0) in enumerate(built):
@@ -248,36 +246,34 @@ def run_cases(item) -> list:
     return results
 
 
-def record_run(ctx: Context, case: Case, run: dict, r: int, cfg: dict) -> None:
-    """Record one run's clauses, or count why they could not be evaluated."""
-    if run["outcome"] == "anm":
-        ctx.assumption_not_met(case, f"run {r} (init {run['scale']:g}): {run['reason']}")
+#: run quantities copied into each clause record's detail
+DETAIL = ("one_minus_cos", "entry_step", "beta_sol", "par", "log_time_end")
+
+
+def record_run(ctx: Context, case: Case, run: dict, r: int, keys=DETAIL, **extra) -> None:
+    """Record one run's clause slacks, or count why they could not be evaluated.
+
+    A violated clause counts as a failure only once the direction has settled (drift ≤
+    :data:`DRIFT_TOL`); before that the run is still converging: inconclusive.
+    """
+    where = f"run {r} (init {run['scale']:g})"
+    if run["outcome"] != "ok":
+        (ctx.assumption_not_met if run["outcome"] == "anm" else ctx.inconclusive)(
+            case, f"{where}: {run['reason']}")
         return
-    if run["outcome"] == "inconclusive":
-        ctx.inconclusive(case, f"run {r} (init {run['scale']:g}): {run['reason']}")
-        return
-    detail = {**cfg, "run": r, "init": run["scale"], "one_minus_cos": run["one_minus_cos"],
-              "T_NAR_step": run["entry_step"], "beta_sol": run["beta_sol"], "par": run["par"],
-              "log_time_end": run["log_time_end"]}
+    detail = {**extra, "run": r, "init": run["scale"], **{key: run[key] for key in keys}}
     for clause, slack in run["slacks"].items():
-        if slack < 0 and run["drift"] > DRIFT_TOL:  # still moving: not a counterexample yet
-            ctx.inconclusive(case, f"run {r}: {clause} not met yet, direction still moving "
+        if np.min(slack) < 0 and run["drift"] > DRIFT_TOL:
+            ctx.inconclusive(case, f"{where}: {clause} not met yet, direction still moving "
                                    f"(drift {run['drift']:.2g})")
             continue
         ctx.record(clause, slack, case, **detail)
 
 
-def _cases(ctx: Context, families=None):
-    out = []
-    for family in families or FAMILIES:
-        spec = FAMILIES[family]
-        cases = ctx.cases(ctx.n(spec["count"]), family)
-        chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        n_steps = _flow.steps(N_STEPS, ctx.budget)
-        for chunk, res in zip(chunks, ctx.map(run_cases, [(ch, family, n_steps)
-                                                          for ch in chunks])):
-            out += [(case, family, r) for case, r in zip(chunk, res)]
-    return out
+def _cases(ctx: Context):
+    counts = {family: ctx.n(spec["count"]) for family, spec in FAMILIES.items()}
+    return _flow.run_families(ctx, run_cases, counts, _flow.steps(N_STEPS, ctx.budget),
+                              chunk=CHUNK)
 
 
 def _control(ctx: Context, results) -> None:
@@ -300,17 +296,12 @@ def _control(ctx: Context, results) -> None:
                          min_one_minus_cos=min(tried) if tried else None)
 
 
-def _config(family: str) -> dict:
-    spec = FAMILIES[family]
-    return {key: spec[key] for key in ("kind", "n", "d", "k", "alpha")}
-
-
 def check(ctx: Context) -> None:
     results = _cases(ctx)
     for case, family, res in results:
         ctx.ledger(case, **res["digests"])
         for r, run in enumerate(res["runs"]):
-            record_run(ctx, case, run, r, _config(family))
+            record_run(ctx, case, run, r, family=family, alpha=FAMILIES[family]["alpha"])
     _measure(ctx, results)
     _control(ctx, results)
 
@@ -326,20 +317,19 @@ def _measure(ctx: Context, results) -> None:
     ctx.measure("outcomes_per_family", counts)
     if not ok:
         return
+    span = _flow.span
     ctx.measure("limit", {
-        "max_one_minus_cos": max(r["one_minus_cos"] for r in ok),
+        "one_minus_cos": span(r["one_minus_cos"] for r in ok),
         "median_one_minus_cos": float(np.median([r["one_minus_cos"] for r in ok])),
         "median_one_minus_cos_half_step": float(np.median([r["one_minus_cos_half"] for r in ok])),
-        "max_companion_gap": max(r["companion_gap"] for r in ok),
-        "max_radius_end": max(r["radius"] for r in ok),
-        "radius_times_norm_ratio_range": [min(r["radius_norm_ratio"] for r in ok),
-                                          max(r["radius_norm_ratio"] for r in ok)],
-        "max_kkt_end": max(r["kkt"] for r in ok),
-        "median_kkt_at_T_NAR": float(np.median([r["kkt_entry"] for r in ok])),
-        "T_NAR_steps": [min(r["entry_step"] for r in ok), max(r["entry_step"] for r in ok)],
-        "log_time_end": [min(r["log_time_end"] for r in ok), max(r["log_time_end"] for r in ok)],
+        "companion_gap": span(r["companion_gap"] for r in ok),
+        "radius_end": span(r["radius"] for r in ok),
+        "radius_times_norm_ratio": span(r["radius_norm_ratio"] for r in ok),
+        "kkt_end": span(r["kkt"] for r in ok), "kkt_at_T_NAR": span(r["kkt_entry"] for r in ok),
+        "T_NAR_steps": span(r["entry_step"] for r in ok),
+        "log_time_end": span(r["log_time_end"] for r in ok),
         "non_par_runs": sum(not r["par"] for r in ok)})
+    low, high = span(r["radius_norm_ratio"] for r in ok)
     ctx.note("inside a fixed pattern every neuron of a type receives the same update, so "
              "r·‖W‖ is invariant and r/‖W‖ = O(1/‖W‖): measured (r‖W‖)_end/(r‖W‖)_T_NAR in "
-             f"[{min(r['radius_norm_ratio'] for r in ok):.6f}, "
-             f"{max(r['radius_norm_ratio'] for r in ok):.6f}]")
+             f"[{low:.6f}, {high:.6f}]")

@@ -19,7 +19,7 @@ import linteach as lt
 
 from . import _flow
 from .result import Case, Claim, Context, digest, verdict_of
-from .thm6_1 import COS_TOL, DRIFT_TOL, classify, radius_slack
+from .thm6_1 import COS_TOL, classify, radius_slack, record_run
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "eq8_slack", "boundary_slack",
            "par_beta"]
@@ -46,6 +46,8 @@ CLAIM = Claim(
             "does not depend on α, so no such control exists there)",
     clauses=CLAUSES)
 
+#: run quantities copied into each clause record's detail
+DETAIL = ("one_minus_cos", "angle", "a3_ratio", "entry_step")
 #: the wrong slope of the negative control
 WRONG_ALPHA = 0.9
 #: fresh test points per case (half from the data's distribution, half isotropic)
@@ -161,9 +163,8 @@ def run_cases(item) -> list:
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = [build_case(case, spec) for case in cases]
     per = len(INIT_SCALES)
-    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
-    pair = _flow.flow_pair(net, np.concatenate([b[2] for b in built]), X, y, n_steps=n_steps)
+    X, y, W0 = _flow.stack_runs(built)
+    pair = _flow.flow_pair(net, W0, X, y, n_steps=n_steps)
     results = []
     for i, (case, (Xc, yc, W0)) in enumerate(zip(cases, built)):
         a4 = convex.assumption4_lp(Xc, yc)
@@ -179,31 +180,9 @@ def run_cases(item) -> list:
 
 
 def _cases(ctx: Context):
-    out = []
-    for family, spec in FAMILIES.items():
-        cases = ctx.cases(ctx.n(spec["count"]), family)
-        chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        items = [(ch, family, _flow.steps(N_STEPS, ctx.budget)) for ch in chunks]
-        for chunk, res in zip(chunks, ctx.map(run_cases, items)):
-            out += [(case, family, r) for case, r in zip(chunk, res)]
-    return out
-
-
-def _record(ctx: Context, case: Case, family: str, run: dict, r: int) -> None:
-    where = f"run {r} (init {run['scale']:g})"
-    if run["outcome"] != "ok":
-        (ctx.assumption_not_met if run["outcome"] == "anm" else ctx.inconclusive)(
-            case, f"{where}: {run['reason']}")
-        return
-    spec = FAMILIES[family]
-    detail = {"family": family, "alpha": spec["alpha"], "run": r, "init": run["scale"],
-              "one_minus_cos": run["one_minus_cos"], "angle": run["angle"],
-              "a3_ratio": run["a3_ratio"], "T_NAR_step": run["entry_step"]}
-    for clause, slack in run["slacks"].items():
-        if np.min(slack) < 0 and run["drift"] > DRIFT_TOL:
-            ctx.inconclusive(case, f"{where}: {clause} not met yet, still moving")
-            continue
-        ctx.record(clause, slack, case, **detail)
+    counts = {family: ctx.n(spec["count"]) for family, spec in FAMILIES.items()}
+    return _flow.run_families(ctx, run_cases, counts, _flow.steps(N_STEPS, ctx.budget),
+                              chunk=CHUNK)
 
 
 def _control(ctx: Context, results) -> None:
@@ -232,7 +211,8 @@ def check(ctx: Context) -> None:
     for case, family, res in results:
         ctx.ledger(case, **res["digests"])
         for r, run in enumerate(res["runs"]):
-            _record(ctx, case, family, run, r)
+            record_run(ctx, case, run, r, keys=DETAIL, family=family,
+                       alpha=FAMILIES[family]["alpha"])
     _measure(ctx, results)
     _control(ctx, results)
 
@@ -247,22 +227,23 @@ def _measure(ctx: Context, results) -> None:
         return
     ok = [run for _f, run in done if run["outcome"] == "ok"]
     without_a3 = [run for _f, run in done if run["outcome"] == "anm"]
-    ctx.measure("eq8", {
-        "max_one_minus_cos": max(r["one_minus_cos"] for r in ok) if ok else None,
-        "median_one_minus_cos": float(np.median([r["one_minus_cos"] for r in ok])) if ok else None,
-        "median_one_minus_cos_half_step": float(np.median([r["one_minus_cos_half"] for r in ok]))
-        if ok else None,
-        "max_boundary_angle_rad": max(r["angle"] for r in ok) if ok else None,
-        "max_test_disagreement": max(r["disagree_fraction"] for r in ok) if ok else None,
-        "max_companion_gap": max(r["companion_gap"] for r in ok) if ok else None})
+    span = _flow.span
+    if ok:
+        ctx.measure("eq8", {
+            "one_minus_cos": span(r["one_minus_cos"] for r in ok),
+            "median_one_minus_cos": float(np.median([r["one_minus_cos"] for r in ok])),
+            "median_one_minus_cos_half_step": float(np.median([r["one_minus_cos_half"]
+                                                               for r in ok])),
+            "boundary_angle_rad": span(r["angle"] for r in ok),
+            "test_disagreement": span(r["disagree_fraction"] for r in ok),
+            "companion_gap": span(r["companion_gap"] for r in ok)})
     if without_a3:
         holds = [r for r in without_a3
                  if all(np.min(s) >= 0 for s in r["slacks"].values())]
         ctx.measure("assumption3_failed_but_conclusions", {
             "runs": len(without_a3), "all_conclusions_held": len(holds),
-            "a3_ratio_range": [min(r["a3_ratio"] for r in without_a3),
-                               max(r["a3_ratio"] for r in without_a3)],
-            "max_one_minus_cos": max(r["one_minus_cos"] for r in without_a3)})
+            "a3_ratio": span(r["a3_ratio"] for r in without_a3),
+            "one_minus_cos": span(r["one_minus_cos"] for r in without_a3)})
         ctx.note(f"Assumption 3 (derived tight form γ̃ > α·v·√k·R_x) failed on "
                  f"{len(without_a3)} runs, yet every conclusion held on {len(holds)} of them: "
                  "in these cases it is sufficient, not necessary")
