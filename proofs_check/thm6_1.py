@@ -312,6 +312,8 @@ def _measure(ctx: Context, results) -> None:
     counts = {}
     for fam, run in runs:
         key = run["outcome"] if run["outcome"] != "ok" else ("par" if run["par"] else "non-par")
+        if key == "anm":  # which hypothesis failed
+            key = "anm-boundary" if "boundary" in run["reason"] else "anm-outside-nar"
         counts.setdefault(fam, {}).setdefault(key, 0)
         counts[fam][key] += 1
     ctx.measure("outcomes_per_family", counts)
