@@ -104,7 +104,8 @@ def _machine(m) -> str:
 
 def _details(row) -> list:
     if row["id"].startswith("5"):
-        lines = ["", "| claim | verdict | cases | seconds (its own, summed over workers) |",
+        lines = ["", "| claim | verdict | cases | seconds (its own wall time; claims run "
+                 "concurrently, so these overlap) |",
                  "|---|---|---|---|"]
         lines += [f"| {c['id']} | {c['verdict']} | {c['cases']} | {c['seconds']:.1f} |"
                   for c in row["claims"]]
