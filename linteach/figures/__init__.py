@@ -103,7 +103,7 @@ def render(fig_id, out, *, seed: int = 0, size: str = "full", quiet: bool = Fals
     payload = json.loads(json.dumps(_plot.jsonable(payload)))  # draw exactly what is saved
     fig = _plot.new_figure(*mod.FIGSIZE)
     mod.draw(payload, fig)
-    _plot.save(fig, payload, png, js)
+    _plot.save(fig, payload, png, js, dpi=_plot.DPI[size])
     progress(f"wrote {png} and {js.name}")
     return png, js
 
@@ -116,7 +116,7 @@ def redraw(json_path, png_path=None) -> Path:
     png = Path(png_path) if png_path is not None else js.with_suffix(".png")
     fig = _plot.new_figure(*mod.FIGSIZE)
     mod.draw(payload, fig)
-    fig.savefig(png, dpi=_plot.DPI, metadata={"Software": None})
+    fig.savefig(png, dpi=_plot.DPI[payload["size"]], metadata={"Software": None})
     return png
 
 

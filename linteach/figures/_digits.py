@@ -62,6 +62,24 @@ def pair_run(a: int, b: int, *, seed: int, settings: dict, progress) -> dict:
     return out
 
 
+def sizes(small_pairs, full_pairs) -> dict:
+    """``SIZES`` of a digit figure: a few tiny SGD epochs, or the full 200."""
+    return {"small": dict(DIGIT_SETTINGS, k=3, scales=[1e-6, 1.0], pairs=small_pairs,
+                          n_epochs=2, n_records=5),
+            "full": dict(DIGIT_SETTINGS, pairs=full_pairs, n_epochs=200, n_records=60)}
+
+
+def compute_pairs(*, seed, settings, progress, keep=None):
+    """``compute`` of a digit figure: the runs of ``settings["pairs"]`` (only ``keep`` keys)."""
+    runs = [pair_run(a, b, seed=seed, settings=settings, progress=progress)
+            for a, b in settings["pairs"]]
+    summary = {f"{a}_vs_{b}": final_summary(run, settings["scales"])
+               for (a, b), run in zip(settings["pairs"], runs)}
+    if keep is not None:
+        runs = [{key: run[key] for key in keep} for run in runs]
+    return summary, {"runs": runs}
+
+
 def final_summary(run: dict, scales) -> dict:
     """The last recorded values per init scale (what docs/figures.md quotes)."""
     keys = ("loss", "train_accuracy", "test_accuracy", "relative_r", "max_angle_deg",

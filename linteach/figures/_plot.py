@@ -24,7 +24,8 @@ W_COLOR, U_COLOR = "black", "tab:orange"
 POS_COLOR, NEG_COLOR = "tab:blue", "tab:red"
 #: Colours of the init scales (Figs 2, 6, 7, 8), smallest first.
 SCALE_COLORS = ("tab:blue", "tab:green", "tab:orange", "tab:red", "tab:purple", "tab:brown")
-DPI = 110
+#: PNG resolution per size; the smoke-test size renders coarser (rasterising is its main cost)
+DPI = {"small": 50, "full": 110}
 
 
 def new_figure(width: float, height: float) -> Figure:
@@ -56,6 +57,10 @@ def arr(values) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
+#: mode of the written files (mkstemp's default 0600 would hide them from other users)
+FILE_MODE = 0o644
+
+
 def write_atomic(path: Path, payload: bytes) -> None:
     """Write ``payload`` to ``path`` through a temporary file in the same folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -63,13 +68,14 @@ def write_atomic(path: Path, payload: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
 
 
-def save(fig: Figure, data: dict, png: Path, js: Path) -> None:
+def save(fig: Figure, data: dict, png: Path, js: Path, *, dpi: int) -> None:
     """Write the PNG and the JSON of the plotted numbers (both atomically)."""
     text = json.dumps(jsonable(data), indent=1, allow_nan=False, sort_keys=False)
     write_atomic(js, (text + "\n").encode())
@@ -77,7 +83,8 @@ def save(fig: Figure, data: dict, png: Path, js: Path) -> None:
     os.close(fd)
     try:
         # fixed metadata: the same seed gives the same bytes
-        fig.savefig(tmp, dpi=DPI, metadata={"Software": None})
+        fig.savefig(tmp, dpi=dpi, metadata={"Software": None})
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, png)
     except BaseException:
         os.unlink(tmp)
@@ -126,6 +133,29 @@ def sgd_recorded(net, W0, data, *, eta, n_epochs, rng, at, measure):
     return run, {key: np.array([row[key] for row in rows]) for key in rows[0]}
 
 
+def sgd_small_init(seed, s, make_data, progress):
+    """Data ``make_data(n, s, rng)``, then SGD from init scale ``s["scale"]``.
+
+    The seed's three children draw the data, the init and the SGD order.  Returns
+    ``(net, data, run)``.
+    """
+    data_rng, init_rng, sgd_rng = np.random.default_rng(seed).spawn(3)
+    data = make_data(s["n"], s, data_rng)
+    net = lt.Net(k=s["k"], alpha=s["alpha"], v=s["v"])
+    W0 = net.init(data.d, scale=s["scale"], rng=init_rng)
+    progress(f"SGD, {s['n_epochs']} epochs on {data.n} points")
+    return net, data, lt.sgd(net, W0, data, eta=s["eta"], n_epochs=s["n_epochs"], rng=sgd_rng)
+
+
+def square_axes(ax, lim, xlabel="x₁", ylabel="x₂"):
+    """Equal-aspect ``[-lim, lim]²`` axes with their labels."""
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+
+
 def anneal_flow(net, W, data, *, dts, n_steps):
     """Normalized gradient flow with a decreasing turn per step, one chunk per ``dt``.
 
@@ -146,6 +176,21 @@ def anneal_flow(net, W, data, *, dts, n_steps):
 def accuracy(net, W, X, y):
     """Fraction of points with ``sign N_W(x) = y`` (a zero output counts as wrong)."""
     return (np.sign(net.forward(W, X)) == y).mean(axis=-1)
+
+
+#: points with |lin| below this fraction of max |lin| count as on the line lin = 0 (round-off)
+ON_LINE_RTOL = 1e-9
+
+
+def sign_disagreement(out, lin) -> float:
+    """Fraction of points with ``sign(out) ≠ sign(lin)``, off the line ``lin = 0``.
+
+    Grid points that lie exactly on the linear boundary have ``out`` and ``lin`` equal to 0
+    up to round-off, so their signs are noise; they are left out.
+    """
+    out, lin = np.asarray(out), np.asarray(lin)
+    off_line = np.abs(lin) > ON_LINE_RTOL * np.abs(lin).max()
+    return float(np.mean((np.sign(out) != np.sign(lin)) & off_line))
 
 
 def scale_label(scale: float) -> str:

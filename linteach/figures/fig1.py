@@ -57,7 +57,7 @@ def compute(*, seed, settings, progress):
                      "r": lt.cluster_radius(W), "relative_r": lt.relative_cluster_radius(W),
                      "max_angle_deg": np.degrees(lt.max_within_type_angle(W)),
                      "grid_fraction_outside_regime": 1.0 - lin.mean(),
-                     "grid_sign_disagreement": np.mean(np.sign(N) != np.sign(pred))})
+                     "grid_sign_disagreement": _plot.sign_disagreement(N, pred)})
     summary = {f"init_{r['scale']:g}": {key: r[key] for key in r if key != "W"} for r in runs}
     return summary, {"X": base.X, "y": base.y, "n_points": data.n, "runs": runs}
 
@@ -81,18 +81,13 @@ def draw(payload, fig):
                         label="outside linear regime")
         ax.set_title(f"{_plot.scale_label(run['scale'])}: r/‖w̄−ū‖ = {run['relative_r']:.3g}, "
                      f"loss {run['loss']:.2g}", fontsize=10)
-        ax.set_xlabel("x₁")
-        ax.set_ylabel("x₂")
-        ax.set_aspect("equal")
+        _plot.square_axes(ax, s["lim"])
         ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
         ax = axes[1, col]
         planar = W[:, :2]
         _plot.neuron_arrows(ax, planar / np.linalg.norm(planar, axis=1).max())
-        ax.set_xlim(-1.1, 1.1)
-        ax.set_ylim(-1.1, 1.1)
-        ax.set_aspect("equal")
-        ax.set_xlabel("weight on x₁ (scaled by the largest neuron)")
-        ax.set_ylabel("weight on x₂")
+        _plot.square_axes(ax, 1.1, "weight on x₁ (scaled by the largest neuron)",
+                          "weight on x₂")
         ax.set_title(f"neurons, max angle within a type {run['max_angle_deg']:.3g}°",
                      fontsize=10)
         ax.legend(loc="lower left", fontsize=8)

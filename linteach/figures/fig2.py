@@ -14,18 +14,11 @@ CLAIM = ("On real digit pairs (0,1) and (3,5), for small initialization the frac
          "train and test points outside Theorem 5.1's linear regime converges to zero: the "
          "learned classifier is effectively linear on the data.")
 FIGSIZE = (11.0, 8.0)
-SIZES = {"small": dict(_digits.DIGIT_SETTINGS, k=3, scales=[1e-6, 1.0], pairs=[[0, 1]],
-                       n_epochs=2, n_records=5),
-         "full": dict(_digits.DIGIT_SETTINGS, pairs=[[0, 1], [3, 5]], n_epochs=200,
-                      n_records=60)}
+SIZES = _digits.sizes([[0, 1]], [[0, 1], [3, 5]])
 
 
 def compute(*, seed, settings, progress):
-    runs = [_digits.pair_run(a, b, seed=seed, settings=settings, progress=progress)
-            for a, b in settings["pairs"]]
-    summary = {f"{a}_vs_{b}": _digits.final_summary(run, settings["scales"])
-               for (a, b), run in zip(settings["pairs"], runs)}
-    return summary, {"runs": runs}
+    return _digits.compute_pairs(seed=seed, settings=settings, progress=progress)
 
 
 def draw(payload, fig):

@@ -42,12 +42,7 @@ def make_data(n, s, rng):
 
 def compute(*, seed, settings, progress):
     s = settings
-    data_rng, init_rng, sgd_rng = np.random.default_rng(seed).spawn(3)
-    data = make_data(s["n"], s, data_rng)
-    net = lt.Net(k=s["k"], alpha=s["alpha"], v=s["v"])
-    W0 = net.init(2, scale=s["scale"], rng=init_rng)
-    progress(f"SGD, {s['n_epochs']} epochs on {data.n} points")
-    run = lt.sgd(net, W0, data, eta=s["eta"], n_epochs=s["n_epochs"], rng=sgd_rng)
+    net, data, run = _plot.sgd_small_init(seed, s, make_data, progress)
     W = run.W
     theta = np.linspace(0.0, 360.0, s["n_angles"])
     circle = np.column_stack([np.cos(np.radians(theta)), np.sin(np.radians(theta))])
@@ -58,7 +53,7 @@ def compute(*, seed, settings, progress):
     summary = {"loss": run.trace["loss"][-1], "relative_r": lt.relative_cluster_radius(W),
                "angle_w_bar_u_bar_deg": np.degrees(np.arccos(
                    w_bar @ u_bar / np.linalg.norm(w_bar) / np.linalg.norm(u_bar))),
-               "circle_sign_disagreement": np.mean(np.sign(out) != np.sign(lin)),
+               "circle_sign_disagreement": _plot.sign_disagreement(out, lin),
                "circle_relative_misfit_of_best_linear": np.linalg.norm(out - fit * lin)
                / np.linalg.norm(out)}
     return summary, {"X": data.X, "y": data.y, "W": W, "theta_deg": theta,
@@ -85,11 +80,7 @@ def draw(payload, fig):
         ax1.plot(t * perp[0], t * perp[1], style, color="dimgray", lw=1.2, label=name)
     ax1.plot([], [], color="black", lw=2, label="boundary N = 0")
     _plot.scatter_data(ax1, X, y, s=16)
-    ax1.set_xlim(-s["lim"], s["lim"])
-    ax1.set_ylim(-s["lim"], s["lim"])
-    ax1.set_aspect("equal")
-    ax1.set_xlabel("x₁")
-    ax1.set_ylabel("x₂")
+    _plot.square_axes(ax1, s["lim"])
     ax1.legend(fontsize=7, loc="upper left", framealpha=0.9)
     ax1.set_title("output N(x): bent level sets, straight zero set", fontsize=10)
     fig.colorbar(cs, ax=ax1, label="N(x)", shrink=0.85, format="%.0f")

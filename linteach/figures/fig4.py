@@ -49,12 +49,7 @@ def _unit(v):
 
 def compute(*, seed, settings, progress):
     s = settings
-    data_rng, init_rng, sgd_rng = np.random.default_rng(seed).spawn(3)
-    data = make_data(s["n"], s, data_rng)
-    net = lt.Net(k=s["k"], alpha=s["alpha"], v=s["v"])
-    W0 = net.init(2, scale=s["scale"], rng=init_rng)
-    progress(f"SGD, {s['n_epochs']} epochs on {data.n} points")
-    sgd = lt.sgd(net, W0, data, eta=s["eta"], n_epochs=s["n_epochs"], rng=sgd_rng)
+    net, data, sgd = _plot.sgd_small_init(seed, s, make_data, progress)
     progress(f"normalized gradient flow, dt = {s['flow_dts']} x {s['flow_steps']} steps")
     flow = _plot.anneal_flow(net, sgd.W, data, dts=s["flow_dts"], n_steps=s["flow_steps"])
     W = flow.direction
@@ -93,11 +88,7 @@ def draw(payload, fig):
     _line(ax1, w_bar - u_bar, lim, "-", "black", "learned: N = 0", lw=2.4)
     _line(ax1, w8 - u8, lim, "--", "tab:green", "Eq. 8: (w − u)·x = 0")
     _line(ax1, w_svm, lim, ":", "tab:purple", "linear SVM (no bias)")
-    ax1.set_xlim(-lim, lim)
-    ax1.set_ylim(-lim, lim)
-    ax1.set_aspect("equal")
-    ax1.set_xlabel("x₁")
-    ax1.set_ylabel("x₂")
+    _plot.square_axes(ax1, lim)
     ax1.legend(fontsize=8, loc="upper left")
     ax1.set_title(f"(a) boundary: learned vs Eq. 8 {sm['boundary_angle_learned_vs_eq8_deg']:.2g}°,"
                   f" Eq. 8 vs SVM {sm['boundary_angle_eq8_vs_svm_deg']:.2g}°", fontsize=10)
@@ -109,11 +100,7 @@ def draw(payload, fig):
         ax2.plot(*(vec / theta8), "o", ms=13, mfc="none", mec="tab:green", mew=2)
     ax2.plot([], [], "o", ms=8, mfc="none", mec="tab:green", mew=2,
              label="Eq. 8 prediction (w, u)/‖(w, u)‖")
-    ax2.set_xlim(-1, 1)
-    ax2.set_ylim(-1, 1)
-    ax2.set_aspect("equal")
-    ax2.set_xlabel("weight on x₁ (neuron · √k / ‖W‖)")
-    ax2.set_ylabel("weight on x₂")
+    _plot.square_axes(ax2, 1.0, "weight on x₁ (neuron · √k / ‖W‖)", "weight on x₂")
     ax2.legend(fontsize=8, loc="lower left")
     ax2.set_title(f"(b) neurons vs Eq. 8: cos(θ, θ₈) = 1 − "
                   f"{1 - sm['cos_learned_vs_eq8']:.1e}", fontsize=10)

@@ -36,7 +36,7 @@ def compute(*, seed, settings, progress):
         _, _, _, N, lin = _values(settings, alpha)
         summary[f"alpha_{alpha:g}"] = {
             "grid_fraction_zero_output": np.mean(N == 0.0),
-            "grid_fraction_sign_differs_from_linear": np.mean(np.sign(N) != np.sign(lin))}
+            "grid_fraction_sign_differs_from_linear": _plot.sign_disagreement(N, lin)}
     return summary, {"note": "weights and grid are in settings; draw() recomputes N"}
 
 
@@ -58,11 +58,7 @@ def draw(payload, fig):
         ax.fill_between([], [], color="#f6d5d5", label="N < 0")
         if alpha == 0.0:
             ax.fill_between([], [], color="#bbbbbb", label="N = 0 (ReLU dead cone)")
-        ax.set_xlim(-s["lim"], s["lim"])
-        ax.set_ylim(-s["lim"], s["lim"])
-        ax.set_aspect("equal")
-        ax.set_xlabel("x₁")
-        ax.set_ylabel("x₂")
+        _plot.square_axes(ax, s["lim"])
         key = f"alpha_{alpha:g}"
         name = f"leaky ReLU α = {alpha:g}" if alpha > 0 else "ReLU (α = 0)"
         ax.set_title(f"{name}: sign(N) ≠ sign((w−u)·x) on "

@@ -13,19 +13,11 @@ TITLE = "Fig. 6: points outside the linear regime on more digit pairs"
 CLAIM = ("The entrance into the linear regime seen for (0,1) and (3,5) is robust across "
          "digit pairs: at convergence the vast majority of train and test points lie in it.")
 FIGSIZE = (13.0, 7.5)
-SIZES = {"small": dict(_digits.DIGIT_SETTINGS, k=3, scales=[1e-6, 1.0], pairs=[[1, 7]],
-                       n_epochs=2, n_records=5),
-         "full": dict(_digits.DIGIT_SETTINGS,
-                      pairs=[[1, 7], [2, 3], [4, 9], [5, 8], [7, 9], [3, 8]],
-                      n_epochs=200, n_records=60)}
+SIZES = _digits.sizes([[1, 7]], [[1, 7], [2, 3], [4, 9], [5, 8], [7, 9], [3, 8]])
 
 
 def compute(*, seed, settings, progress):
-    runs = [_digits.pair_run(a, b, seed=seed, settings=settings, progress=progress)
-            for a, b in settings["pairs"]]
-    summary = {f"{a}_vs_{b}": _digits.final_summary(run, settings["scales"])
-               for (a, b), run in zip(settings["pairs"], runs)}
-    return summary, {"runs": runs}
+    return _digits.compute_pairs(seed=seed, settings=settings, progress=progress)
 
 
 def draw(payload, fig):

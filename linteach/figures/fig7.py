@@ -14,19 +14,12 @@ CLAIM = ("The neurons cluster: r/‖w̄ − ū‖ and the maximal angle between 
          "the same type converge to zero over the epochs (so, by Theorem 5.1, the decision "
          "boundary converges to a linear one).")
 FIGSIZE = (11.0, 8.0)
-SIZES = {"small": dict(_digits.DIGIT_SETTINGS, k=3, scales=[1e-6, 1.0], pairs=[[0, 1]],
-                       n_epochs=2, n_records=5),
-         "full": dict(_digits.DIGIT_SETTINGS, pairs=[[0, 1], [3, 5]], n_epochs=200,
-                      n_records=60)}
+SIZES = _digits.sizes([[0, 1]], [[0, 1], [3, 5]])
 
 
 def compute(*, seed, settings, progress):
-    runs = [_digits.pair_run(a, b, seed=seed, settings=settings, progress=progress)
-            for a, b in settings["pairs"]]
     keep = ("pair", "n_train", "n_test", "epoch", "relative_r", "max_angle_deg")
-    summary = {f"{a}_vs_{b}": _digits.final_summary(run, settings["scales"])
-               for (a, b), run in zip(settings["pairs"], runs)}
-    return summary, {"runs": [{key: run[key] for key in keep} for run in runs]}
+    return _digits.compute_pairs(seed=seed, settings=settings, progress=progress, keep=keep)
 
 
 def draw(payload, fig):

@@ -140,11 +140,7 @@ def draw(payload, fig):
     _plot.scatter_data(ax_b, X, y, s=10)
     ax_b.annotate("outlier", X[-1, :2], xytext=(8, 8), textcoords="offset points", fontsize=8)
     _plot.neuron_arrows(ax_b, W / np.linalg.norm(W, axis=1).max())
-    ax_b.set_aspect("equal")
-    ax_b.set_xlim(-1.1, 1.1)
-    ax_b.set_ylim(-1.1, 1.1)
-    ax_b.set_xlabel("x₁ (neurons scaled by the largest)")
-    ax_b.set_ylabel("x₂")
+    _plot.square_axes(ax_b, 1.1, "x₁ (neurons scaled by the largest)")
     ax_b.legend(fontsize=7, loc="upper right")
     ax_b.set_title(f"(b) neurons after SGD, {_plot.scale_label(s['scales'][show])}",
                    fontsize=10)
