@@ -7,6 +7,7 @@ Messages name the argument, the rule and the value, e.g. "`eta` must be > 0, got
 from __future__ import annotations
 
 import numbers
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -102,3 +103,45 @@ def check_W(W, *, k: int, d: int | None = None) -> np.ndarray:
         raise ValueError(f"`W` has input dimension {W.shape[-1]} but `X` has d = {d} "
                          f"(W shape {W.shape})")
     return W
+
+
+def check_flag(name: str, value) -> bool:
+    """A boolean switch: ``True``/``False`` only (a string like ``'no'`` is not False)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"`{name}` must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def check_callback(callback):
+    """``None`` or a callable."""
+    if callback is not None and not callable(callback):
+        raise TypeError(f"`callback` must be callable or None, got {type(callback).__name__}")
+    return callback
+
+
+def check_batch(batch) -> tuple:
+    """Run axes: an int or a sequence of ints, each >= 1."""
+    items = (batch,) if isinstance(batch, numbers.Integral) else batch
+    try:
+        items = tuple(items)
+    except TypeError:
+        raise TypeError(f"`batch` must be an int or a tuple of ints, got {batch!r}") from None
+    if any(isinstance(b, (bool, np.bool_)) or not isinstance(b, numbers.Integral) for b in items):
+        raise TypeError(f"`batch` must be an int or a tuple of ints, got {batch!r}")
+    if any(b < 1 for b in items):
+        raise ValueError(f"`batch` sizes must be >= 1, got {batch!r}")
+    return tuple(int(b) for b in items)
+
+
+@contextmanager
+def float_guard(what: str):
+    """Turn float64 overflow (or an invalid operation) inside the block into a clear error.
+
+    Finite inputs can still overflow (``W`` and ``X`` of 1e155, a step of 1e300); numpy
+    would warn and return inf.  Blocks that expect overflow ignore it locally.
+    """
+    try:
+        with np.errstate(over="raise", invalid="raise"):
+            yield
+    except FloatingPointError as exc:
+        raise ValueError(f"{what} ({exc})") from None

@@ -17,7 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import loss as _loss
-from ._check import check_alpha, check_int, check_real, check_rng, check_W, check_X, check_y
+from ._check import (check_alpha, check_batch, check_int, check_real, check_rng, check_W,
+                     check_X, check_y, float_guard)
+
+#: marks a call without labels (``None`` passed as labels is an error, not "no labels")
+_NO_LABELS = object()
+_OVERFLOW = "`W` and `X` are finite but the network's output overflows float64"
 
 
 @dataclass(frozen=True)
@@ -72,16 +77,20 @@ class Net:
         d = check_int("d", d, ge=1)
         scale = check_real("scale", scale, ge=0.0)
         rng = check_rng(rng)
-        batch = (batch,) if np.isscalar(batch) else tuple(batch)
-        return scale * rng.standard_normal((*batch, 2 * self.k, d))
+        return scale * rng.standard_normal((*check_batch(batch), 2 * self.k, d))
 
     # -- validation shared by the public methods ---------------------------------------
-    def _inputs(self, W, X, y=None):
+    def _inputs(self, W, X, y=_NO_LABELS):
         X = check_X(X)
         W = check_W(W, k=self.k, d=X.shape[-1])
-        if y is None:
-            return W, X
-        return W, X, check_y(y, X)
+        labels = () if y is _NO_LABELS else (check_y(y, X),)
+        try:
+            np.broadcast_shapes(W.shape[:-2], X.shape[:-2], *(lab.shape[:-1] for lab in labels))
+        except ValueError:
+            raise ValueError(f"run axes of `W` {W.shape[:-2]} and `X` {X.shape[:-2]}"
+                             + (f" and `y` {labels[0].shape[:-1]}" if labels else "")
+                             + " do not broadcast") from None
+        return (W, X, *labels)
 
     # -- forward and its backward, side by side ----------------------------------------
     def slope(self, Z: np.ndarray) -> np.ndarray:
@@ -241,17 +250,20 @@ class Net:
     def forward(self, W, X) -> np.ndarray:
         """Network output ``N_W(x_i)`` (Eq. 1), shape ``(..., n)``."""
         W, X = self._inputs(W, X)
-        return self._forward(W, X)[0]
+        with float_guard(_OVERFLOW):
+            return self._forward(W, X)[0]
 
     def margins(self, W, X, y) -> np.ndarray:
         """Margins ``q_i = y_i N_W(x_i)``, shape ``(..., n)``."""
         W, X, y = self._inputs(W, X, y)
-        return y * self._forward(W, X)[0]
+        with float_guard(_OVERFLOW):
+            return y * self._forward(W, X)[0]
 
     def loss(self, W, X, y) -> np.ndarray:
         """Mean logistic loss ``L(W)`` (Eq. 2), shape ``W.shape[:-2]`` (broadcast with X)."""
         W, X, y = self._inputs(W, X, y)
-        return _loss.mean_loss(y * self._forward(W, X)[0])
+        with float_guard(_OVERFLOW):
+            return _loss.mean_loss(y * self._forward(W, X)[0])
 
     def loss_and_grad(self, W, X, y):
         """Mean loss and its gradient with respect to ``W``.
@@ -264,13 +276,15 @@ class Net:
             ``∇_{w_j} N = v σ'(w_j·x) x`` and ``∇_{u_j} N = -v σ'(u_j·x) x`` (cf. Eq. 3).
         """
         W, X, y = self._inputs(W, X, y)
-        return self._loss_and_grad(W, X, y)
+        with float_guard(_OVERFLOW):
+            return self._loss_and_grad(W, X, y)
 
     def grad_output(self, W, X) -> np.ndarray:
         """Per-point gradients ``∇_W N_W(x_i)``, shape ``(..., n, 2k, d)`` (App. F)."""
         W, X = self._inputs(W, X)
-        Z = self._preact(W, X)
-        return (self.slope(Z) * self._a)[..., :, :, None] * X[..., :, None, :]
+        with float_guard(_OVERFLOW):
+            Z = self._preact(W, X)
+            return (self.slope(Z) * self._a)[..., :, :, None] * X[..., :, None, :]
 
 
 #: above this many weights in all runs, the SGD update forms its outer product in a buffer

@@ -18,136 +18,15 @@ Gradient flow ``dW/dt = -∇L(W)`` (App. A) has two Euler discretisations:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from . import loss as _loss
-from ._check import check_int, check_real, check_rng, check_W, check_X, check_y
-from .data import Dataset
+from ._check import check_callback, check_flag, check_int, check_real, float_guard
+from ._runs import (_MAX_LOG_NORM, Run, Trace, _finish, _frobenius, _generators, _output, _row,
+                    _schedule, _setup, _split, _workspace)
 from .network import Net
 
 __all__ = ["Run", "Trace", "gd", "gradient_flow", "sgd"]
-
-#: ``Run.W`` is materialised only while every entry fits comfortably in float64.
-_MAX_LOG_NORM = 700.0
-
-
-@dataclass
-class Trace:
-    """Recorded quantities: ``trace[key]`` is an array of shape ``(n_records, *batch)``."""
-
-    data: dict = field(default_factory=dict)
-
-    def __getitem__(self, key):
-        return self.data[key]
-
-    def __contains__(self, key):
-        return key in self.data
-
-    def keys(self):
-        return self.data.keys()
-
-    @classmethod
-    def from_rows(cls, rows: list[dict]) -> "Trace":
-        return cls({key: np.asarray([row[key] for row in rows]) for key in rows[0]})
-
-
-@dataclass
-class Run:
-    """A finished run.
-
-    ``W`` holds the weights, scale included, whenever they fit in float64 (else ``None``);
-    ``direction = W/‖W‖`` and ``log_norm = log ‖W‖`` are always set.  ``log_time`` is the
-    log of the continuous gradient-flow time reached (``None`` for SGD).
-    """
-
-    W: np.ndarray | None
-    trace: Trace
-    direction: np.ndarray
-    log_norm: np.ndarray
-    log_time: np.ndarray | None = None
-
-
-# -- shared plumbing ------------------------------------------------------------------------
-def _setup(net, W0, data):
-    if not isinstance(net, Net):
-        raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
-    if isinstance(data, Dataset):
-        X, y = data.X, data.y
-    elif isinstance(data, tuple) and len(data) == 2:
-        X = check_X(data[0])
-        y = check_y(data[1], X)
-    else:
-        raise TypeError(f"`data` must be a Dataset or a tuple (X, y), got {type(data).__name__}")
-    W = check_W(W0, k=net.k, d=X.shape[-1])
-    try:
-        batch = np.broadcast_shapes(W.shape[:-2], X.shape[:-2], y.shape[:-1])
-    except ValueError:
-        raise ValueError(f"run axes of `W0` {W.shape[:-2]} and of the data {X.shape[:-2]} "
-                         "do not broadcast") from None
-    # a fresh C-ordered copy (W0 is never mutated); C order also when W0 is broadcast over
-    # stacked data, which would otherwise put the run axis innermost and change every
-    # reduction's rounding
-    W = np.array(np.broadcast_to(W, batch + W.shape[-2:]), order="C")
-    return W, X, np.broadcast_to(y, batch + y.shape[-1:]), batch
-
-
-def _frobenius(A):
-    """``‖A‖`` over the last two axes, rounded the same for a run alone or inside a batch.
-
-    (``np.linalg.norm(A, axis=(-2, -1))`` is not: its reduction order depends on the
-    number of leading axes.)
-    """
-    flat = A.reshape(A.shape[:-2] + (-1,))
-    return np.sqrt(np.add.reduce(flat * flat, axis=-1))
-
-
-def _split(W):
-    norm = _frobenius(W)
-    safe = np.where(norm > 0, norm, 1.0)
-    with np.errstate(divide="ignore"):
-        log_norm = np.where(norm > 0, np.log(safe), -np.inf)
-    return W / safe[..., None, None], log_norm
-
-
-def _finish(direction, log_norm, rows, log_time=None):
-    fits = np.all(log_norm < _MAX_LOG_NORM)
-    W = direction * np.exp(np.where(np.isfinite(log_norm), log_norm, -np.inf))[..., None, None] \
-        if fits else None
-    return Run(W, Trace.from_rows(rows), direction, log_norm, log_time)
-
-
-def _schedule(n_steps: int, record) -> np.ndarray:
-    """Steps (0 = the initial state) at which the trace records."""
-    if record == "all":
-        return np.arange(n_steps + 1)
-    if isinstance(record, str) and record != "log":
-        raise ValueError(f"`record` must be 'log', 'all' or a positive int, got {record!r}")
-    count = 200 if record == "log" else check_int("record", record, ge=1)
-    steps = np.unique(np.round(np.geomspace(1, max(n_steps, 1), count)).astype(np.int64))
-    return np.unique(np.concatenate([[0], steps[steps <= n_steps], [n_steps]]))
-
-
-def _output(net, W, X, work):
-    """``N_W(X)``: the fused forward in the step buffer ``work`` when the net is stock."""
-    return net._fused_forward(W, X, work)[0] if net._fused_ok else net._forward(W, X)[0]
-
-
-def _row(state, log_norm, step, log_time):
-    """The flow's recorded quantities from ``Net._flow_state``, valid past float64's ‖W‖."""
-    q_hat, (lead, rest, _), _ = state
-    log_lsum = _loss.log_sum_loss_scaled(lead, rest, log_norm)
-    with np.errstate(over="ignore"):  # min margin is honestly +inf once ‖W‖ leaves float64
-        min_margin = q_hat.min(axis=-1) * np.exp(log_norm)
-    with np.errstate(divide="ignore"):  # log 0 = −inf for W = 0 is the right answer
-        smoothed = _loss.smoothed_margin_scaled(lead, rest, log_norm)
-    return {"step": step, "log_time": np.array(log_time, dtype=float),
-            "log_loss": log_lsum - np.log(q_hat.shape[-1]),
-            "min_margin": min_margin,
-            "normalized_margin": q_hat.min(axis=-1), "smoothed_margin": smoothed,
-            "log_norm": np.array(log_norm, dtype=float)}
-
 
 # -- SGD (Theorem 4.1) ----------------------------------------------------------------------
 def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generator,
@@ -163,8 +42,9 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
         Step size ``η > 0``.
     n_epochs : int
         Each epoch visits a fresh permutation of the points.
-    rng : numpy.random.Generator
-        Draws the permutations; with run axes each run uses its own ``rng.spawn`` child.
+    rng : numpy.random.Generator or sequence of them
+        Draws the permutations; with run axes each run uses its own ``rng.spawn`` child,
+        or the i-th of a sequence of one generator per run.
     eps0 : float, optional
         Count per epoch the ε0-mistakes: updates whose example had loss ``≥ eps0``
         *before* the update (EQUATIONS §3).
@@ -185,14 +65,22 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     W, X, y, batch = _setup(net, W0, data)
     eta = check_real("eta", eta, gt=0.0)
     n_epochs = check_int("n_epochs", n_epochs, ge=0)
-    rng = check_rng(rng)
+    callback = check_callback(callback)
     if eps0 is not None:
         eps0 = check_real("eps0", eps0, gt=0.0)
     n, R = X.shape[-2], int(np.prod(batch, dtype=np.int64))
+    gens = _generators(rng, R, batch)
+    with float_guard(f"SGD diverged: the weights overflow float64 (`eta` = {eta:g}; "
+                     "use a smaller step)"):
+        return _sgd_loop(net, W, X, y, batch, gens, eta=eta, n_epochs=n_epochs, eps0=eps0,
+                         callback=callback)
+
+
+def _sgd_loop(net, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
+    n, R = X.shape[-2], len(gens)
     Wf = W.reshape((R,) + W.shape[-2:])
     Xf = np.broadcast_to(X, batch + X.shape[-2:]).reshape((R,) + X.shape[-2:])
     yf = y.reshape(R, n)
-    gens = rng.spawn(R) if batch else [rng]
     runs = np.arange(R)[:, None]
     view = Wf.reshape(W.shape).view()
     view.flags.writeable = False
@@ -240,14 +128,16 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
 
 
 # -- full batch -----------------------------------------------------------------------------
-def _workspace(net, W, X):
-    """The ``(..., n, 2k)`` buffer the fused kernels reuse every step (``None`` if unfused)."""
-    return np.empty(W.shape[:-2] + (X.shape[-2], W.shape[-2])) if net._fused_ok else None
-
-
-def _euler(net, W0, data, *, step, n_steps, callback, record):
+def _euler(net, W0, data, *, step, n_steps, callback, record, name):
     W, X, y, batch = _setup(net, W0, data)
     n_steps = check_int("n_steps", n_steps, ge=0)
+    callback = check_callback(callback)
+    with float_guard(f"the weights overflow float64 (`{name}` = {step:g}; use a smaller step)"):
+        return _euler_loop(net, W, X, y, batch, step=step, n_steps=n_steps, callback=callback,
+                           record=record)
+
+
+def _euler_loop(net, W, X, y, batch, *, step, n_steps, callback, record):
     when = set(_schedule(n_steps, record).tolist())
     rows, work = [], _workspace(net, W, X)
     for s in range(n_steps + 1):
@@ -279,7 +169,8 @@ def gd(net: Net, W0, data, *, eta: float, n_steps: int, callback=None, record="l
     ``callback(step, W, info)`` runs at every recorded step.
     """
     eta = check_real("eta", eta, gt=0.0)
-    return _euler(net, W0, data, step=eta, n_steps=n_steps, callback=callback, record=record)
+    return _euler(net, W0, data, step=eta, n_steps=n_steps, callback=callback, record=record,
+                  name="eta")
 
 
 def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bool = False,
@@ -302,11 +193,13 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
         ``W`` (``None`` once ‖W‖ leaves float64), ``direction``, ``log_norm``,
         ``log_time`` (log of the continuous time reached) and the trace of :func:`gd`.
     """
-    if not normalized:
+    if not check_flag("normalized", normalized):
         dt = check_real("dt", dt, gt=0.0)
-        return _euler(net, W0, data, step=dt, n_steps=n_steps, callback=callback, record=record)
+        return _euler(net, W0, data, step=dt, n_steps=n_steps, callback=callback, record=record,
+                      name="dt")
     dt = check_real("dt", dt, gt=0.0, le=0.5)
     n_steps = check_int("n_steps", n_steps, ge=0)
+    callback = check_callback(callback)
     W, X, y, batch = _setup(net, W0, data)
     direction, log_norm = _split(W)
     if not np.all(np.isfinite(log_norm)):

@@ -1,0 +1,161 @@
+"""Plumbing shared by the trainers: ``Run`` and ``Trace``, input set-up, the trace schedule.
+
+The state of a run is a unit direction and ``log ‖W‖`` (``N`` is 1-homogeneous), so every
+recorded quantity stays finite past float64's range of ``‖W‖``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import loss as _loss
+from ._check import check_int, check_rng, check_W, check_X, check_y
+from .data import Dataset
+from .network import Net
+
+#: ``Run.W`` is materialised only while every entry fits comfortably in float64.
+_MAX_LOG_NORM = 700.0
+
+
+@dataclass
+class Trace:
+    """Recorded quantities: ``trace[key]`` is an array of shape ``(n_records, *batch)``."""
+
+    data: dict = field(default_factory=dict)
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def __contains__(self, key):
+        return key in self.data
+
+    def keys(self):
+        return self.data.keys()
+
+    @classmethod
+    def from_rows(cls, rows: list[dict]) -> "Trace":
+        return cls({key: np.asarray([row[key] for row in rows]) for key in rows[0]})
+
+
+@dataclass
+class Run:
+    """A finished run.
+
+    ``W`` holds the weights, scale included, whenever they fit in float64 (else ``None``);
+    ``direction = W/‖W‖`` and ``log_norm = log ‖W‖`` are always set.  ``log_time`` is the
+    log of the continuous gradient-flow time reached (``None`` for SGD).
+    """
+
+    W: np.ndarray | None
+    trace: Trace
+    direction: np.ndarray
+    log_norm: np.ndarray
+    log_time: np.ndarray | None = None
+
+
+# -- shared plumbing ------------------------------------------------------------------------
+def _setup(net, W0, data):
+    if not isinstance(net, Net):
+        raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
+    if isinstance(data, Dataset):
+        X, y = data.X, data.y
+    elif isinstance(data, tuple) and len(data) == 2:
+        X = check_X(data[0])
+        y = check_y(data[1], X)
+    else:
+        raise TypeError(f"`data` must be a Dataset or a tuple (X, y), got {type(data).__name__}")
+    W = check_W(W0, k=net.k, d=X.shape[-1])
+    try:
+        batch = np.broadcast_shapes(W.shape[:-2], X.shape[:-2], y.shape[:-1])
+    except ValueError:
+        raise ValueError(f"run axes of `W0` {W.shape[:-2]} and of the data {X.shape[:-2]} "
+                         "do not broadcast") from None
+    # a fresh C-ordered copy (W0 is never mutated); C order also when W0 is broadcast over
+    # stacked data, which would otherwise put the run axis innermost and change every
+    # reduction's rounding
+    W = np.array(np.broadcast_to(W, batch + W.shape[-2:]), order="C")
+    return W, X, np.broadcast_to(y, batch + y.shape[-1:]), batch
+
+
+def _frobenius(A):
+    """``‖A‖`` over the last two axes, rounded the same for a run alone or inside a batch.
+
+    (``np.linalg.norm(A, axis=(-2, -1))`` is not: its reduction order depends on the
+    number of leading axes.)
+    """
+    flat = A.reshape(A.shape[:-2] + (-1,))
+    return np.sqrt(np.add.reduce(flat * flat, axis=-1))
+
+
+def _split(W):
+    # scale by the largest entry first: a nonzero W of 1e-300 entries has a norm that
+    # underflows when squared
+    top = np.abs(W).max(axis=(-2, -1))
+    top = np.where(top > 0, top, 1.0)
+    norm = top * _frobenius(W / top[..., None, None])
+    safe = np.where(norm > 0, norm, 1.0)
+    with np.errstate(divide="ignore"):
+        log_norm = np.where(norm > 0, np.log(safe), -np.inf)
+    return W / safe[..., None, None], log_norm
+
+
+def _finish(direction, log_norm, rows, log_time=None):
+    fits = np.all(log_norm < _MAX_LOG_NORM)
+    W = direction * np.exp(np.where(np.isfinite(log_norm), log_norm, -np.inf))[..., None, None] \
+        if fits else None
+    return Run(W, Trace.from_rows(rows), direction, log_norm, log_time)
+
+
+def _schedule(n_steps: int, record) -> np.ndarray:
+    """Steps (0 = the initial state) at which the trace records."""
+    if record == "all":
+        return np.arange(n_steps + 1)
+    if isinstance(record, str) and record != "log":
+        raise ValueError(f"`record` must be 'log', 'all' or a positive int, got {record!r}")
+    count = 200 if record == "log" else check_int("record", record, ge=1)
+    steps = np.unique(np.round(np.geomspace(1, max(n_steps, 1), count)).astype(np.int64))
+    return np.unique(np.concatenate([[0], steps[steps <= n_steps], [n_steps]]))
+
+
+def _output(net, W, X, work):
+    """``N_W(X)``: the fused forward in the step buffer ``work`` when the net is stock."""
+    return net._fused_forward(W, X, work)[0] if net._fused_ok else net._forward(W, X)[0]
+
+
+def _row(state, log_norm, step, log_time):
+    """The flow's recorded quantities from ``Net._flow_state``, valid past float64's ‖W‖."""
+    q_hat, (lead, rest, _), _ = state
+    log_lsum = _loss.log_sum_loss_scaled(lead, rest, log_norm)
+    with np.errstate(over="ignore"):  # min margin is honestly +inf once ‖W‖ leaves float64
+        min_margin = q_hat.min(axis=-1) * np.exp(log_norm)
+    zero = ~np.isfinite(log_norm)  # W = 0: γ̃ = −log(e^{L_sum} − 1)/0 is undefined (NaN)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        smoothed = np.where(zero, np.nan, _loss.smoothed_margin_scaled(
+            lead, rest, np.where(zero, 0.0, log_norm)))
+    return {"step": step, "log_time": np.array(log_time, dtype=float),
+            "log_loss": log_lsum - np.log(q_hat.shape[-1]),
+            "min_margin": min_margin,
+            "normalized_margin": q_hat.min(axis=-1), "smoothed_margin": smoothed,
+            "log_norm": np.array(log_norm, dtype=float)}
+
+
+def _workspace(net, W, X):
+    """The ``(..., n, 2k)`` buffer the fused kernels reuse every step (``None`` if unfused)."""
+    return np.empty(W.shape[:-2] + (X.shape[-2], W.shape[-2])) if net._fused_ok else None
+
+
+
+def _generators(rng, R: int, batch: tuple) -> list:
+    """One permutation stream per run: ``rng`` itself for a single run, ``rng.spawn(R)`` for
+    ``R`` runs, or a sequence of ``R`` generators given by the caller (so cases drawn from
+    their own seeds can share a batch and still replay alone)."""
+    if isinstance(rng, np.random.Generator):
+        return rng.spawn(R) if batch else [rng]
+    if isinstance(rng, (list, tuple)) and rng:
+        gens = [check_rng(g) for g in rng]
+        if len(gens) != R:
+            raise ValueError(f"`rng` must be one Generator or {R} of them (one per run), "
+                             f"got {len(gens)}")
+        return gens
+    return [check_rng(rng)]  # raises the standard message
