@@ -200,14 +200,14 @@ def make_blobs_2d(n: int, *, rng: np.random.Generator, radius: float = 0.2,
                          f"are separable through it, got |center| = {np.linalg.norm(c):g}")
     rng = check_rng(rng)
     m = n // 2
-    ang = rng.uniform(0, 2 * np.pi, m)
-    rad = radius * np.sqrt(rng.random(m))
-    P = c + rad[:, None] * np.column_stack([np.cos(ang), np.sin(ang)])
-    signs = np.where(rng.random(m) < 0.5, 1.0, -1.0)  # each disc point goes to either disc
-    X = signs[:, None] * P
-    # any unit direction along c separates; margin = |c| - radius
-    teacher = _unit(c) / (np.linalg.norm(c) - radius)
-    return Dataset(X, signs, teacher, f"blobs_2d(n={n})")
+    ang = rng.uniform(0, 2 * np.pi, n)
+    rad = radius * np.sqrt(rng.random(n))  # uniform in the disc
+    offsets = rad[:, None] * np.column_stack([np.cos(ang), np.sin(ang)])
+    X = np.vstack([c + offsets[:m], -c + offsets[m:]])
+    y = np.concatenate([np.ones(m), -np.ones(m)])
+    # the unit direction along c separates with margin |c| - radius
+    teacher = _teacher(_unit(c), np.linalg.norm(c) - radius)
+    return Dataset(X, y, teacher, f"blobs_2d(n={n})")
 
 
 def augment_bias(data):

@@ -53,6 +53,7 @@ def test_outlier_set_is_antipodal_plus_one_positive_separable_point(seed):
 @given(seed=seeds, half=st.integers(1, 40))
 def test_blobs_2d_in_their_discs(seed, half):
     ds = lt.make_blobs_2d(2 * half, rng=np.random.default_rng(seed))
+    assert ds.X.shape == (2 * half, 2) and ds.y.sum() == 0  # n points, half per disc
     centres = ds.y[:, None] * np.array([0.5, 0.0])
     assert np.all(np.linalg.norm(ds.X - centres, axis=1) <= 0.2 + ROUND)
     assert np.all(ds.y * (ds.X @ ds.w_star) >= 1 - ROUND)
