@@ -68,7 +68,8 @@ def _analyse(net, X, y, a4, eq8, pair, r) -> dict:
            "par_w": pw, "par_u": pu, "par": bool(lt.in_par(D, X, y)), "in_nar": s["in_nar"],
            "a4_slack": float(np.min(a4.slack)) if np.isfinite(np.min(a4.slack)) else 1.0,
            "eq8_one_minus_cos": 1.0 - _flow.cosine(D, _flow.lifted(*eq8, net.k)),
-           "companion_gap": s["companion_gap"], "drift": s["drift"]}
+           "companion_gap": s["companion_gap"], "drift": s["drift"],
+           "log_time_end": s["log_time_end"]}
     bound = net.alpha * net.v * np.sqrt(net.k) * float(np.linalg.norm(X, axis=-1).max())
     out.update(a3=float(pair["main"]["gamma_tilde"][-1, r]), a3_bound=bound)
     if s["in_nar"]:
@@ -157,6 +158,8 @@ def _control(ctx: Context, par_runs) -> None:
 def _measure(ctx: Context, results, witnesses) -> None:
     runs = [run for _c, _f, res in results for run in res["runs"]]
     par = [r for r in runs if r["in_nar"] and r["par"]]
+    ctx.measure("flow", {"companion_gap": _flow.span(r["companion_gap"] for r in runs),
+                         "log_time_end": _flow.span(r["log_time_end"] for r in runs)})
     ctx.measure("outcomes", {"runs": len(runs), "witnesses": len(witnesses),
                              "par": len(par), "no_nar": sum(not r["in_nar"] for r in runs),
                              "assumption4_fails_on_sets": sum(not res["a4_holds"]

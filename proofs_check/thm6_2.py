@@ -236,7 +236,8 @@ def _measure(ctx: Context, results) -> None:
                                                                for r in ok])),
             "boundary_angle_rad": span(r["angle"] for r in ok),
             "test_disagreement": span(r["disagree_fraction"] for r in ok),
-            "companion_gap": span(r["companion_gap"] for r in ok)})
+            "companion_gap": span(r["companion_gap"] for r in ok),
+            "log_time_end": span(r["log_time_end"] for r in ok)})
     if without_a3:
         holds = [r for r in without_a3
                  if all(np.min(s) >= 0 for s in r["slacks"].values())]
