@@ -33,7 +33,7 @@ CLAIM = Claim(
     reference="App. J, Fig. 9 (EQUATIONS §7, §8)",
     hypotheses="an outlier set (make_outlier_set: n = 30 + 1, d = 2, outlier_margin 0.2, "
                "outlier_spread 5); small init; witnesses are the runs ending in such an NAR",
-    cases="6 outlier sets × 4 inits (scale 1e-2), k = 4, α = 0.3, 2000 steps of turn 0.01 "
+    cases="10 outlier sets × 4 inits (scale 1e-2), k = 4, α = 0.3, 2000 steps of turn 0.01 "
           "and a companion at 0.005; a symmetric-Gaussian control family (no outlier)",
     control="the witness clauses applied to every run that ended in PAR (outlier sets and "
             "symmetric Gaussians) must FAIL not_par",
@@ -43,7 +43,7 @@ N_STEPS = 2000
 INIT_SCALES = (1e-2,) * 4
 CHUNK = 3
 _BASE = dict(n=30, d=2, k=4, alpha=0.3)
-FAMILIES = {"outlier": dict(_BASE, count=6, kind="outlier", outlier_margin=0.2,
+FAMILIES = {"outlier": dict(_BASE, count=10, kind="outlier", outlier_margin=0.2,
                             outlier_spread=5.0)}
 CONTROL_FAMILIES = {"symmetric": dict(_BASE, count=1, kind="symmetric")}
 
