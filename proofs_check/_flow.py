@@ -17,7 +17,8 @@ import numpy as np
 
 import linteach as lt
 
-__all__ = ["DT", "RECORDS", "STEP_SCALE", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON", "flow_pair", "one_run",
+__all__ = ["DT", "RECORDS", "STEP_SCALE", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
+           "flow_pair", "one_run",
            "nar_entry", "late_entry", "drift", "cosine", "interior_beta", "par_pattern",
            "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop",
            "run_families", "stack_runs", "span"]

@@ -131,9 +131,13 @@ def evaluate_cases(item) -> list:
         else:
             X, y = antipodal_set(case.rng, family)
         res = convex.assumption4_lp(unit_rows(X), y)
-        raw = convex.assumption4_lp(X, y)  # the raw scales: a conditioning probe of the LP
+        try:  # the raw scales: a conditioning probe of the LP (reported, not a clause)
+            raw = convex.assumption4_lp(X, y)
+            raw_slack, raw_holds, raw_error = antipodal_slack(raw), raw.holds, None
+        except lt.SolverError as exc:
+            raw_slack, raw_holds, raw_error = np.nan, None, str(exc)
         out.append({"slack": antipodal_slack(res), "holds": res.holds, "n": len(y),
-                    "raw_slack": antipodal_slack(raw), "raw_holds": raw.holds,
+                    "raw_slack": raw_slack, "raw_holds": raw_holds, "raw_error": raw_error,
                     "norm_range": float(np.ptp(np.log10(np.linalg.norm(X, axis=-1)))),
                     "d": X.shape[1], "vacuous": bool(res.positive_cone_empty
                                                      or res.negative_cone_empty),
@@ -159,18 +163,24 @@ def check(ctx: Context) -> None:
                          "vacuous": sum(r["vacuous"] for r in results),
                          "min_finite_slack": min((r["slack"] + 1.0 - LP_TOL for r in results
                                                   if not r["vacuous"]), default=None)})
-    off = [r for r in results if abs(r["raw_slack"] - r["slack"]) > 1e-6]
+    failed = [r for r in results if r["raw_error"] is not None]
+    off = [r for r in results
+           if r["raw_error"] is None and abs(r["raw_slack"] - r["slack"]) > 1e-6]
     ctx.measure("raw_scale_lp", {"sets_off_by_more_than_1e-6": len(off),
+                                 "solver_errors": len(failed),
                                  "worst_raw_slack_minus_1": min((r["raw_slack"] for r in off),
                                                                 default=None),
-                                 "raw_verdict_changed": sum(r["raw_holds"] != r["holds"]
+                                 "raw_verdict_changed": sum(r["raw_holds"] is not None
+                                                            and r["raw_holds"] != r["holds"]
                                                             for r in results)})
-    if off:
+    if off or failed:
+        bad = off + failed
         ctx.note(f"assumption4_lp on the raw points (norms spanning up to "
-                 f"{max(r['norm_range'] for r in off):.0f} decades) mis-solves {len(off)} "
-                 "set(s): slacks below the exact bound 1 (worst "
-                 f"{1 + min(r['raw_slack'] for r in off):.3f}); the clause uses unit-norm points, "
-                 "an exact equivalence for Assumption 4")
+                 f"{max(r['norm_range'] for r in bad):.0f} decades) mis-solves {len(off)} "
+                 f"set(s) (slacks below the exact bound 1, worst "
+                 f"{1 + min((r['raw_slack'] for r in off), default=np.nan):.3f}) and raises on "
+                 f"{len(failed)} (HiGHS reports a bounded LP unbounded); the clause uses "
+                 "unit-norm points, an exact equivalence for Assumption 4")
     sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control"), seed=ctx.seed,
                   budget=ctx.budget)
     control = _run(sub, {"asym-ball": CONTROL_COUNT, "asym-rotated": CONTROL_COUNT})

@@ -122,18 +122,17 @@ def radius_slack(r_end: float, r_entry: float | None = None, log_gain: float = 0
 
     With the values at ``T_NAR`` (``r_entry`` and ``log_gain = log ‖W_end‖ − log ‖W_entry‖``):
     ``r·‖W‖`` stayed invariant within :data:`INVARIANCE_TOL` (the mechanism: r(Ŵ) ∝ 1/‖W‖ → 0)
-    and r(Ŵ) is below :data:`RADIUS_TOL` or fell :data:`RADIUS_DECADES` decades.  Without
-    them only the absolute tolerance applies.
+    and r(Ŵ) fell :data:`RADIUS_DECADES` decades — unless r(Ŵ) is already below
+    :data:`RADIUS_TOL` (then, and without the T_NAR values, only that tolerance applies).
     """
     r_end = max(r_end, 1e-300)
     absolute = float(np.log10(RADIUS_TOL / r_end))
-    if r_entry is None:
+    # below RADIUS_TOL r(Ŵ) is near rounding (relative error ~1e-16/r): only the value counts
+    if r_entry is None or r_end <= RADIUS_TOL or r_entry <= RADIUS_TOL:
         return absolute
-    fall = float(np.log10(max(r_entry, 1e-300) / r_end))
-    if r_entry <= RADIUS_TOL:  # already clustered to rounding at T_NAR: nothing to track
-        return absolute
+    fall = float(np.log10(r_entry / r_end))
     drift = abs(np.log(r_end / r_entry) + log_gain)
-    return min(1.0 - drift / INVARIANCE_TOL, max(absolute, fall - RADIUS_DECADES))
+    return min(1.0 - drift / INVARIANCE_TOL, fall - RADIUS_DECADES)
 
 
 def limit_slack(direction, W_pred) -> float:
@@ -298,7 +297,8 @@ def _control(ctx: Context, results) -> None:
                            point=run["wrong"]["point"])
                 tried.append(run["wrong"]["one_minus_cos"])
     verdict = verdict_of(sub)
-    caught = verdict == "FAIL" and sub.worst["limit_solves_pattern_program"].violations == len(tried)
+    worst = sub.worst.get("limit_solves_pattern_program")
+    caught = verdict == "FAIL" and worst.violations == len(tried)
     ctx.negative_control(caught, "the optimum of a wrong agreement pattern (one point's w-side "
                          "flipped) as the prediction must FAIL on every run it was tried on",
                          verdict=verdict, runs=len(tried),
@@ -335,7 +335,9 @@ def _measure(ctx: Context, results) -> None:
         "median_one_minus_cos_half_step": float(np.median([r["one_minus_cos_half"] for r in ok])),
         "companion_gap": span(r["companion_gap"] for r in ok),
         "radius_end": span(r["radius"] for r in ok),
-        "radius_times_norm_ratio": span(r["radius_norm_ratio"] for r in ok),
+        "radius_times_norm_ratio": span(r["radius_norm_ratio"] for r in ok
+                                        if r["radius"] > RADIUS_TOL) if any(
+            r["radius"] > RADIUS_TOL for r in ok) else None,
         "kkt_at_T_NAR": span(r["kkt_entry"] for r in ok),
         "kkt_end_median_of_last_quarter": span(r["kkt_end"] for r in ok),
         "kkt_shrink_factor_since_T_NAR": span(r["kkt_entry"] / r["kkt_end"] for r in ok),
@@ -344,7 +346,10 @@ def _measure(ctx: Context, results) -> None:
         "T_NAR_steps": span(r["entry_step"] for r in ok),
         "log_time_end": span(r["log_time_end"] for r in ok),
         "non_par_runs": sum(not r["par"] for r in ok)})
-    low, high = span(r["radius_norm_ratio"] for r in ok)
+    tracked = [r["radius_norm_ratio"] for r in ok if r["radius"] > RADIUS_TOL]
+    if not tracked:
+        return
+    low, high = span(tracked)
     ctx.note("inside a fixed pattern every neuron of a type receives the same update, so "
              "r·‖W‖ is invariant and r/‖W‖ = O(1/‖W‖): measured (r‖W‖)_end/(r‖W‖)_T_NAR in "
              f"[{low:.6f}, {high:.6f}]")
