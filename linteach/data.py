@@ -107,7 +107,7 @@ def make_separable(n: int, d: int, *, margin: float, rng: np.random.Generator,
     y = np.where(t >= 0, 1.0, -1.0)
     t_new = y * np.maximum(np.abs(t), margin)
     perp = X - t[:, None] * teacher
-    room = np.sqrt(np.maximum(radius**2 - t_new**2, 0.0))
+    room = radius * np.sqrt(np.maximum(1.0 - (t_new / radius) ** 2, 0.0))  # no r² overflow
     perp_norm = np.linalg.norm(perp, axis=1)
     shrink = np.minimum(1.0, room / np.where(perp_norm > 0, perp_norm, 1.0))
     X = t_new[:, None] * teacher + perp * shrink[:, None]

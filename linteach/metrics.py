@@ -41,6 +41,11 @@ def _WX(W, X):
     return W, X
 
 
+def _norms(A, axis=-1):
+    """Euclidean norms along ``axis`` without squaring entries (no overflow past 1e154)."""
+    return np.hypot.reduce(A, axis=axis)
+
+
 def split_types(W):
     """The w neurons and the u neurons, each ``(..., k, d)``."""
     W = _W(W)
@@ -63,8 +68,8 @@ def neuron_means(W):
 def cluster_radius(W):
     """``r = max(max_j ‖w_j − w̄‖, max_j ‖u_j − ū‖)`` (Theorem 5.1); exactly 0 when clustered."""
     w, u = split_types(W)
-    dw = np.linalg.norm(w - _mean_rows(w), axis=-1).max(axis=-1)
-    du = np.linalg.norm(u - _mean_rows(u), axis=-1).max(axis=-1)
+    dw = _norms(w - _mean_rows(w)).max(axis=-1)
+    du = _norms(u - _mean_rows(u)).max(axis=-1)
     return np.maximum(dw, du)
 
 
@@ -97,7 +102,7 @@ def linear_regime(W, X, *, c: float = 2.0):
     c = check_real("c", c, ge=0.0)
     w_bar, u_bar = neuron_means(W)
     lin = np.abs(X @ (w_bar - u_bar)[..., :, None])[..., 0]
-    return lin >= c * cluster_radius(W)[..., None] * np.linalg.norm(X, axis=-1)
+    return lin >= c * cluster_radius(W)[..., None] * _norms(X)
 
 
 def fraction_outside_linear_regime(W, X, *, c: float = 2.0):
