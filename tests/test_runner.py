@@ -21,6 +21,8 @@ from proofs_check._mapper import Mapper
 from proofs_check.result import Case
 
 ROOT = Path(__file__).resolve().parents[1]
+#: a fixed code fingerprint: other sessions edit the tree while tests run
+CODE = "fixed"
 
 
 def run(ids, **kw):
@@ -116,8 +118,8 @@ def _counting(calls, fn):
 def test_resume_recomputes_only_missing_batches(tmp_path, monkeypatch):
     config = {"seed": 0, "budget": "quick", "cases": 32}
     first = run(["self.sgd"], cases=32,
-                checkpoint=_checkpoint.Checkpoint(tmp_path, config, resume=False))
-    ck = _checkpoint.Checkpoint(tmp_path, config, resume=True)
+                checkpoint=_checkpoint.Checkpoint(tmp_path, config, resume=False, code=CODE))
+    ck = _checkpoint.Checkpoint(tmp_path, config, resume=True, code=CODE)
     assert ck.resumed and ck.get_claim("self.sgd").verdict == "PASS"
     (ck.dir / "claims" / "self.sgd.pkl").unlink()          # as if killed before the end
     batches = sorted((ck.dir / "batches" / "self.sgd").glob("*.pkl"))
@@ -132,9 +134,9 @@ def test_resume_recomputes_only_missing_batches(tmp_path, monkeypatch):
 
 def test_a_finished_claim_is_not_rerun_and_errors_are_not_kept(tmp_path, monkeypatch):
     config = {"seed": 0, "budget": "quick"}
-    run(["self.sgd", "self.error"], checkpoint=_checkpoint.Checkpoint(tmp_path, config,
-                                                                      resume=False))
-    ck = _checkpoint.Checkpoint(tmp_path, config, resume=True)
+    run(["self.sgd", "self.error"],
+        checkpoint=_checkpoint.Checkpoint(tmp_path, config, resume=False, code=CODE))
+    ck = _checkpoint.Checkpoint(tmp_path, config, resume=True, code=CODE)
     assert ck.get_claim("self.error") is _checkpoint.MISSING   # an ERROR is retried
     calls = []
     monkeypatch.setattr(_selftest, "train_batch", _counting(calls, _selftest.train_batch))
