@@ -33,7 +33,8 @@ CLAIM = Claim(
           "(usually not separable), degenerate sets (repeated pairs, collinear points, "
           "n ≤ d), and pairs at scales 1e-6 … 1e6",
     control="clearly asymmetric sets (a separable ball set; an antipodal set with one negative "
-            "rotated 60° in a plane) must FAIL, each with an LP witness z re-checked in NumPy",
+            "rotated 60° in a plane orthogonal to the mean, so the set stays separable) must "
+            "FAIL, each with an LP witness z re-checked in NumPy",
     clauses=(CLAUSE,))
 
 #: HiGHS's primal/dual feasibility tolerance (1e-7) bounds the error of each LP optimum
@@ -102,21 +103,22 @@ def unit_rows(X) -> np.ndarray:
 
 
 def _asymmetric(rng: np.random.Generator, which: str):
+    """A clearly asymmetric, separable set: a ball set, or antipodal Gaussians with one negative
+    rotated by 60° in a plane orthogonal to the class mean (it stays on the negative side)."""
     if which == "ball":
         ds = lt.make_separable(30, 3, margin=0.1, rng=rng)
         return ds.X, ds.y
-    X, y = antipodal_set(rng, "gaussians")
-    j = int(np.flatnonzero(y < 0)[0])
-    u, v = rng.standard_normal((2, X.shape[1]))
-    u, v = u / np.linalg.norm(u), v - (v @ u) * u / np.dot(u, u)
-    v /= np.linalg.norm(v)
-    x = X[j]  # rotate x by 60° within the plane of x and a random direction
-    e1 = x / np.linalg.norm(x)
-    e2 = v - (v @ e1) * e1
-    e2 /= np.linalg.norm(e2)
-    X = X.copy()
-    X[j] = np.linalg.norm(x) * (np.cos(np.pi / 3) * e1 + np.sin(np.pi / 3) * e2)
-    return X, y
+    ds = lt.make_symmetric_gaussians(2 * int(rng.integers(5, 21)), int(rng.integers(3, 11)),
+                                     rng=rng)
+    X, mu = ds.X.copy(), ds.w_star / np.linalg.norm(ds.w_star)
+    j = int(np.flatnonzero(ds.y < 0)[0])
+    x = X[j] / np.linalg.norm(X[j])
+    e = rng.standard_normal(X.shape[1])
+    for b in (mu, x - (x @ mu) * mu):  # e ⊥ μ and e ⊥ x
+        e -= (e @ b) / (b @ b) * b
+    e /= np.linalg.norm(e)
+    X[j] = np.linalg.norm(X[j]) * (np.cos(np.pi / 3) * x + np.sin(np.pi / 3) * e)
+    return X, ds.y
 
 
 def evaluate_cases(item) -> list:

@@ -19,7 +19,7 @@ import linteach as lt
 
 from . import _flow
 from .result import Case, Claim, Context, digest, verdict_of
-from .thm6_1 import COS_TOL, classify, radius_slack, record_run
+from .thm6_1 import COS_TOL, classify, left_pattern, radius_slack, record_run
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "eq8_slack", "boundary_slack",
            "par_beta"]
@@ -128,6 +128,9 @@ def _analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, scale) -> dict:
     outcome, reason = classify(s, X)
     if outcome == "ok" and s["T_NAR_step"] > pair["main"]["n_steps"] // 2:
         outcome, reason = "inconclusive", f"entered its final NAR only at step {s['T_NAR_step']}"
+    elif outcome == "ok" and left_pattern(s["radius_end"], s["radius_entry"],
+                                          s["log_norm_end"] - s["log_norm_entry"]):
+        outcome, reason = "inconclusive", "left its NAR between records (r·‖W‖ changed)"
     if outcome != "ok":
         return {**out, "outcome": outcome, "reason": reason}
     bound = net.alpha * net.v * np.sqrt(net.k) * float(np.linalg.norm(X, axis=-1).max())
@@ -139,8 +142,7 @@ def _analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, scale) -> dict:
     wrong_s, wrong_gap = eq8_slack(s["direction"], *wrong)
     b_slack, b_info = boundary_slack(net, s["direction"], *eq8, X_test)
     slacks = {"nar_is_par": float(par_beta(after, X, y).min()),
-              "cluster_radius_vanishes": radius_slack(
-                  s["radius_end"], s["radius_entry"], s["log_norm_end"] - s["log_norm_entry"]),
+              "cluster_radius_vanishes": radius_slack(s["radius_end"], s["radius_entry"]),
               "direction_solves_eq8": eq8_s, "boundary_matches_eq8": b_slack}
     out.update(slacks=slacks, one_minus_cos=gap,
                one_minus_cos_half=1.0 - _flow.cosine(s["direction_half"],

@@ -91,14 +91,20 @@ def test_thm61_limit_matches_its_pattern_and_a_wrong_pattern_fails():
     assert wrong["limit_solves_pattern_program"] < 0
 
 
-def test_thm61_radius_clause_needs_the_invariance_and_the_fall():
+def test_thm61_radius_clause_needs_the_value_or_the_fall():
     assert thm6_1.radius_slack(1e-12) >= 0 > thm6_1.radius_slack(1e-3)
-    # fell 3 decades while log‖W‖ grew by log 1000: invariant, holds
-    assert thm6_1.radius_slack(1e-4, 1e-1, np.log(1e3)) >= 0
-    # fell 3 decades but ‖W‖ grew only 10×: r·‖W‖ not invariant, fails
-    assert thm6_1.radius_slack(1e-4, 1e-1, np.log(10.0)) < 0
-    # invariant but fell only 1 decade: fails
-    assert thm6_1.radius_slack(1e-2, 1e-1, np.log(10.0)) < 0
+    assert thm6_1.radius_slack(1e-4, 1e-1) >= 0  # fell 3 decades since T_NAR
+    assert thm6_1.radius_slack(1e-2, 1e-1) < 0  # fell only 1 decade
+    assert thm6_1.radius_slack(1e-12, 1e-11) >= 0  # at rounding level the value decides
+
+
+def test_thm61_detects_a_run_that_left_its_pattern():
+    # fell 3 decades while log‖W‖ grew by log 1000: r·‖W‖ invariant, stayed
+    assert not thm6_1.left_pattern(1e-4, 1e-1, np.log(1e3))
+    # fell 3 decades but ‖W‖ grew only 10×: the neurons got different updates
+    assert thm6_1.left_pattern(1e-4, 1e-1, np.log(10.0))
+    # below the radius tolerance rounding hides the invariance: undecided, not "left"
+    assert not thm6_1.left_pattern(1e-12, 1e-1, 0.0)
 
 
 def test_thm61_classifies_runs_outside_every_nar():
