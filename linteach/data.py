@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._check import check_array, check_int, check_real, check_rng, check_X, check_y
+from ._check import check_array, check_int, check_real, check_rng, check_X, check_y, float_guard
 from .errors import NotSeparableError
 
 __all__ = ["Dataset", "NotSeparableError", "augment_bias", "load_digit_pair", "make_blobs_2d",
@@ -108,7 +108,7 @@ def make_separable(n: int, d: int, *, margin: float, rng: np.random.Generator,
     t_new = y * np.maximum(np.abs(t), margin)
     perp = X - t[:, None] * teacher
     room = radius * np.sqrt(np.maximum(1.0 - (t_new / radius) ** 2, 0.0))  # no r² overflow
-    perp_norm = np.linalg.norm(perp, axis=1)
+    perp_norm = np.hypot.reduce(perp, axis=1)  # no squaring: radii past 1e154 are valid
     shrink = np.minimum(1.0, room / np.where(perp_norm > 0, perp_norm, 1.0))
     X = t_new[:, None] * teacher + perp * shrink[:, None]
     return Dataset(X, y, _teacher(teacher, margin), f"separable(n={n}, d={d}, margin={margin:g})")
@@ -176,9 +176,12 @@ def make_outlier_set(n: int, d: int, *, rng: np.random.Generator, mean_norm: flo
     mu = _unit(base.w_star)
     e = out_rng.standard_normal(d)
     e = _unit(e - (e @ mu) * mu)
-    x_out = outlier_margin * mu + outlier_spread * e
-    teacher = _teacher(mu, min(margin, outlier_margin))
-    if (x_out @ teacher) < 1 - 1e-9:  # rounding of e ⊥ μ̂, bounded by the spread ratio
+    with float_guard("`outlier_margin` and `outlier_spread` must keep the outlier's products "
+                     "with the teacher finite"):
+        x_out = outlier_margin * mu + outlier_spread * e
+        teacher = _teacher(mu, min(margin, outlier_margin))
+        on_side = (x_out @ teacher) >= 1 - 1e-9
+    if not on_side:  # rounding of e ⊥ μ̂, bounded by the spread ratio
         raise ValueError(f"the outlier fell on the teacher's wrong side by rounding; reduce "
                          f"`outlier_spread`/`outlier_margin` (= {outlier_spread / outlier_margin:g})")
     return Dataset(np.vstack([base.X, x_out]), np.append(base.y, 1.0), teacher,

@@ -77,7 +77,9 @@ class Net:
         d = check_int("d", d, ge=1)
         scale = check_real("scale", scale, ge=0.0)
         rng = check_rng(rng)
-        return scale * rng.standard_normal((*check_batch(batch), 2 * self.k, d))
+        draws = rng.standard_normal((*check_batch(batch), 2 * self.k, d))
+        with float_guard(f"`scale` = {scale:g} times N(0, 1) draws overflows float64"):
+            return scale * draws
 
     # -- validation shared by the public methods ---------------------------------------
     def _inputs(self, W, X, y=_NO_LABELS):

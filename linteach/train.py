@@ -204,10 +204,17 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
     direction, log_norm = _split(W)
     if not np.all(np.isfinite(log_norm)):
         raise ValueError("`W0` must be nonzero for normalized=True (the step is relative to ‖W‖)")
+    with float_guard("the normalized flow overflowed float64 computing ∇L/L: entries of `X` "
+                     "or `W0` near 1e154 or beyond; rescale `X`"):
+        return _normalized_loop(net, direction, log_norm, X, y, batch, dt=dt, n_steps=n_steps,
+                                callback=callback, record=record)
+
+
+def _normalized_loop(net, direction, log_norm, X, y, batch, *, dt, n_steps, callback, record):
     log_n = np.log(X.shape[-2])
     log_time = np.full(batch, -np.inf)
     when = set(_schedule(n_steps, record).tolist())
-    rows, work, fused = [], _workspace(net, W, X), net._fused_ok
+    rows, work, fused = [], _workspace(net, direction, X), net._fused_ok
     for s in range(n_steps + 1):
         if s:  # Gn = ∇L/L at the previous state
             log_lsum, Gn = net._flow_grad(state, X, y, log_norm) if fused \
