@@ -13,15 +13,20 @@ Everything returned is plain NumPy data (picklable: ``ctx.map`` workers return i
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 import linteach as lt
+
+from .result import Context, verdict_of
 
 __all__ = ["DT", "RECORDS", "STEP_SCALE", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
            "flow_pair", "one_run",
            "nar_entry", "late_entry", "drift", "cosine", "interior_beta", "par_pattern",
            "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop",
-           "run_families", "stack_runs", "span"]
+           "run_families", "family_runs", "stack_runs", "span", "control_context",
+           "all_violated"]
 
 #: relative turn per step of the main run (0.01 reaches the dt-floor of the direction in
 #: ~10³ steps on our sizes; the companion halves it)
@@ -186,6 +191,25 @@ def run_families(ctx, fn, counts: dict, *extra, chunk: int = 4) -> list:
         for part, res in zip(chunks, ctx.map(fn, [(part, family, *extra) for part in chunks])):
             out += [(case, family, r) for case, r in zip(part, res)]
     return out
+
+
+def family_runs(ctx, fn, families: dict, n_steps: int, *extra, chunk: int) -> list:
+    """:func:`run_families` over ``families`` (their budget-scaled counts); items end with the
+    budget-scaled ``n_steps``: ``(cases, family, *extra, steps)``."""
+    counts = {family: ctx.n(spec["count"]) for family, spec in families.items()}
+    return run_families(ctx, fn, counts, *extra, steps(n_steps, ctx.budget), chunk=chunk)
+
+
+def control_context(ctx, claim, clause: str) -> Context:
+    """A fresh context for a negative control that must FAIL ``clause``."""
+    return Context(dataclasses.replace(claim, id=f"{claim.id}:control", clauses=(clause,)),
+                   seed=ctx.seed, budget=ctx.budget)
+
+
+def all_violated(sub: Context, clause: str) -> tuple[bool, str]:
+    """``(caught, verdict)``: the control FAILs and every evaluation of ``clause`` violated it."""
+    verdict, worst = verdict_of(sub), sub.worst.get(clause)
+    return bool(verdict == "FAIL" and worst.violations == worst.evaluated), verdict
 
 
 def stack_runs(built: list):

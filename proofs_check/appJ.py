@@ -12,15 +12,13 @@ step), and which neuron type leaves PAR.  No witness within the budget ⇒ INCON
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 import linteach as lt
 
 from . import _flow
 from .lem6_1 import unit_rows
-from .result import Case, Claim, Context, digest, verdict_of
+from .result import Claim, Context, digest
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "witness_slacks"]
 
@@ -109,9 +107,7 @@ def run_cases(item) -> list:
 
 
 def _run(ctx: Context, families: dict) -> list:
-    counts = {family: ctx.n(spec["count"]) for family, spec in families.items()}
-    return _flow.run_families(ctx, run_cases, counts, families,
-                              _flow.steps(N_STEPS, ctx.budget), chunk=CHUNK)
+    return _flow.family_runs(ctx, run_cases, families, N_STEPS, families, chunk=CHUNK)
 
 
 def _is_witness(run: dict) -> bool:
@@ -140,19 +136,16 @@ def check(ctx: Context) -> None:
 
 
 def _control(ctx: Context, par_runs) -> None:
-    sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control", clauses=("not_par",)),
-                  seed=ctx.seed, budget=ctx.budget)
+    sub = _flow.control_context(ctx, CLAIM, "not_par")
     extra = [(case, r, run) for case, _f, res in _run(sub, CONTROL_FAMILIES)
              for r, run in enumerate(res["runs"]) if run["in_nar"] and run["par"]]
     for case, r, run in par_runs + extra:
         sub.record("not_par", witness_slacks(run, FAMILIES["outlier"]["k"])["not_par"], case,
                    run=r)
-    worst = sub.worst.get("not_par")
-    caught = verdict_of(sub) == "FAIL" and worst.violations == worst.evaluated
+    caught, verdict = _flow.all_violated(sub, "not_par")
     ctx.negative_control(caught, "runs that ended in PAR (outlier sets and symmetric Gaussians) "
-                         "fed to the witness clauses must FAIL not_par",
-                         evaluated=worst.evaluated if worst else 0,
-                         from_symmetric=len(extra))
+                         "fed to the witness clauses must FAIL not_par", verdict=verdict,
+                         evaluated=len(par_runs + extra), from_symmetric=len(extra))
 
 
 def _measure(ctx: Context, results, witnesses) -> None:

@@ -15,8 +15,7 @@ import numpy as np
 
 import linteach as lt
 
-from . import _flow
-from .result import Case, Claim, Context, digest, verdict_of
+from .result import Claim, Context, digest, verdict_of
 
 __all__ = ["CLAIM", "FAMILIES", "check", "evaluate_cases", "antipodal_slack", "antipodal_set",
            "witness_holds", "unit_rows"]

@@ -14,14 +14,12 @@ Reusable by ``thm6.2`` and ``appJ``: :func:`pattern_slacks`, :func:`classify`,
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 import linteach as lt
 
 from . import _flow
-from .result import Case, Claim, Context, digest, verdict_of
+from .result import Case, Claim, Context, digest
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "classify",
            "radius_slack", "left_pattern", "limit_slack", "record_run",
@@ -292,16 +290,12 @@ def record_run(ctx: Context, case: Case, run: dict, r: int, keys=DETAIL, **extra
 
 
 def _cases(ctx: Context):
-    counts = {family: ctx.n(spec["count"]) for family, spec in FAMILIES.items()}
-    return _flow.run_families(ctx, run_cases, counts, _flow.steps(N_STEPS, ctx.budget),
-                              chunk=CHUNK)
+    return _flow.family_runs(ctx, run_cases, FAMILIES, N_STEPS, chunk=CHUNK)
 
 
 def _control(ctx: Context, results) -> None:
     """Feed each evaluated run's wrong-pattern optimum to the limit clause: it must FAIL."""
-    sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control",
-                                      clauses=("limit_solves_pattern_program",)),
-                  seed=ctx.seed, budget=ctx.budget)
+    sub = _flow.control_context(ctx, CLAIM, "limit_solves_pattern_program")
     tried = []
     for case, _family, res in results:
         for r, run in enumerate(res["runs"]):
@@ -309,9 +303,7 @@ def _control(ctx: Context, results) -> None:
                 sub.record("limit_solves_pattern_program", run["wrong"]["slack"], case, run=r,
                            point=run["wrong"]["point"])
                 tried.append(run["wrong"]["one_minus_cos"])
-    verdict = verdict_of(sub)
-    worst = sub.worst.get("limit_solves_pattern_program")
-    caught = verdict == "FAIL" and worst.violations == len(tried)
+    caught, verdict = _flow.all_violated(sub, "limit_solves_pattern_program")
     ctx.negative_control(caught, "the optimum of a wrong agreement pattern (one point's w-side "
                          "flipped) as the prediction must FAIL on every run it was tried on",
                          verdict=verdict, runs=len(tried),

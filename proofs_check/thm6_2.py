@@ -11,14 +11,12 @@ predicted boundary ``(w − u)·x = 0`` matches the learned one on fresh test po
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 import linteach as lt
 
 from . import _flow
-from .result import Case, Claim, Context, digest, verdict_of
+from .result import Case, Claim, Context, digest
 from .thm6_1 import COS_TOL, classify, left_pattern, radius_slack, record_run
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "eq8_slack", "boundary_slack",
@@ -182,15 +180,11 @@ def run_cases(item) -> list:
 
 
 def _cases(ctx: Context):
-    counts = {family: ctx.n(spec["count"]) for family, spec in FAMILIES.items()}
-    return _flow.run_families(ctx, run_cases, counts, _flow.steps(N_STEPS, ctx.budget),
-                              chunk=CHUNK)
+    return _flow.family_runs(ctx, run_cases, FAMILIES, N_STEPS, chunk=CHUNK)
 
 
 def _control(ctx: Context, results) -> None:
-    sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control",
-                                      clauses=("direction_solves_eq8",)),
-                  seed=ctx.seed, budget=ctx.budget)
+    sub = _flow.control_context(ctx, CLAIM, "direction_solves_eq8")
     gaps = []
     for case, family, res in results:
         if FAMILIES[family]["kind"] != "rescaled":
@@ -199,9 +193,7 @@ def _control(ctx: Context, results) -> None:
             if "wrong_slack" in run and run["outcome"] in ("ok", "anm"):
                 sub.record("direction_solves_eq8", run["wrong_slack"], case, run=r)
                 gaps.append(run["wrong_one_minus_cos"])
-    verdict = verdict_of(sub)
-    caught = (verdict == "FAIL"
-              and sub.worst["direction_solves_eq8"].violations == len(gaps))
+    caught, verdict = _flow.all_violated(sub, "direction_solves_eq8")
     ctx.negative_control(caught, f"Eq. 8 solved with α = {WRONG_ALPHA} as the prediction must "
                          "FAIL on every evaluated run of the rescaled (asymmetric) sets",
                          verdict=verdict, runs=len(gaps),

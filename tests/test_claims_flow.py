@@ -3,15 +3,12 @@
 Tiny budgets: ``cases=1`` at the quick budget (60% of the steps) and, where a check trains
 long flows, fewer families (monkeypatched; the clause logic is unchanged).
 """
-import dataclasses
-
 import numpy as np
 import pytest
 
 import linteach as lt
 from linteach import convex
 from proofs_check import _flow, appJ, eq6, lem6_1, thm6_1, thm6_2
-from proofs_check.result import Case, Context, verdict_of
 from proofs_check.runner import run_one
 
 
@@ -20,11 +17,6 @@ def _passes(claim_id):
     assert result.error is None, result.error
     assert result.negative_control_caught is True, result.negative_control
     return result
-
-
-def _fresh(module):
-    return Context(dataclasses.replace(module.CLAIM, id=f"{module.CLAIM.id}:test"), seed=1,
-                   budget="quick")
 
 
 # -- eq6 ---------------------------------------------------------------------------------------
