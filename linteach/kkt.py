@@ -280,6 +280,11 @@ def _a4_slack(P, xj):
     A = np.vstack([-P, xj])
     b = np.concatenate([-np.ones(len(P)), [1.0]])
     res = linprog(-xj, A_ub=A, b_ub=b, bounds=(None, None), method="highs")
+    if res.status == 2:  # every z with Pz ≥ 1 has z·x_j > 1: x_j lies deep in the cone
+        inside = linprog(np.zeros(len(xj)), A_ub=-P, b_ub=-np.ones(len(P)),
+                         bounds=(None, None), method="highs")
+        if inside.status == 0 and xj @ inside.x > 0:
+            return -1.0, inside.x  # a strict violation, with its witness
     if res.status != 0:
         raise SolverError(f"Assumption 4 LP: HiGHS status {res.status}: {res.message}")
     a = -res.ineqlin.marginals                           # ≥ 0: x_j (a_b − 1) = Σ a_i x_i
@@ -317,10 +322,14 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
     >>> assumption4_lp([[1.0, 0.0], [-1.0, 0.0]], [1, -1]).holds
     True
     """
-    X, y = check_Xy(X, y)
-    top = np.abs(X).max()
-    if top > 0:  # the slacks are scale-free; the LP tolerances are not (a witness z scales as 1/s)
-        X = X / top
+    X_in, y = check_Xy(X, y)
+    # Assumption 4 is about cones: scaling each point by a positive factor changes nothing,
+    # and unit rows keep HiGHS's absolute tolerances meaningful (norms spanning 10 decades
+    # gave slack 0.726 for an exact value ≥ 1, and spurious 'unbounded' answers)
+    top = np.abs(X_in).max(axis=1, keepdims=True)
+    top = np.where(top > 0, top, 1.0)
+    norms = top * np.linalg.norm(X_in / top, axis=1, keepdims=True)
+    X = X_in / np.where(norms > 0, norms, 1.0)
     margin = check_real("margin", margin, ge=0.0)
     if np.all(y == y[0]):
         raise ValueError("`y` must contain both classes for Assumption 4, got only "
@@ -337,6 +346,9 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
             zs[j] = cls * z / (P @ z).min()              # exactly ≥ 1 on the other class
     j = int(np.argmin(slack))
     holds = bool(slack[j] >= margin)
-    witness = None if holds else zs[j] / (top if top > 0 else 1.0)
+    witness = None
+    if not holds:  # ≥ 1 on the other class of the points as given, signs unchanged
+        cls = -y[j]
+        witness = zs[j] / ((cls * X_in[y == cls]) @ (cls * zs[j])).min()
     return Assumption4Result(holds, witness, None if holds else j, slack,
                              empty[1.0], empty[-1.0], margin)

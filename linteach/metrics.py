@@ -150,16 +150,24 @@ def _unit_rows(V):
     return np.divide(V, norms, out=np.zeros_like(V), where=norms > 0)
 
 
+#: a neuron shorter than this fraction of ‖W‖ has no direction, hence no side of any point
+VANISHING = 1e-9
+
+
 def agreement(W, X):
     """The NAR that ``W`` is in, with its β; ``None`` (unbatched) if it is in none.
 
     With run axes, returns an :class:`Agreement` whose ``beta`` is 0 for runs in no NAR.
+    A neuron of norm ``≤ VANISHING·‖W‖`` has no direction: its type agrees on no point.
     """
     W, X = _WX(W, X)
+    W_norm = _norms(W.reshape(W.shape[:-2] + (-1,)))[..., None]
     sides, betas = [], []
     for V in split_types(W):
         P = _unit_rows(V) @ np.swapaxes(X, -1, -2)  # (..., k, n): ŵ_l · x_i
+        live = (_norms(V) > VANISHING * W_norm).all(axis=-1)[..., None]
         side = np.where(P.min(axis=-2) > 0, 1, np.where(P.max(axis=-2) < 0, -1, 0))
+        side = np.where(live, side, 0)
         sides.append(side.astype(np.int8))
         betas.append(np.where(side != 0, np.abs(P).min(axis=-2), 0.0).min(axis=-1))
     beta = np.where((sides[0] != 0).all(-1) & (sides[1] != 0).all(-1),

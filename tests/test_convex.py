@@ -355,3 +355,26 @@ def test_bad_input(func, args, kwargs, exc, fragment):
     with pytest.raises(exc) as info:
         func(*args, **kwargs)
     assert fragment in str(info.value)
+
+
+def test_assumption4_invariant_under_per_point_scaling():
+    """Condition 4 speaks of cones: rescaling each point positively changes nothing.
+
+    (An invariance guard: this draw passed before points were unit-normalised too; the
+    failing draws were found by proofs_check.lem6_1's `scales` family.)"""
+    rng = np.random.default_rng(3)
+    Xp = np.abs(rng.standard_normal((6, 3))) + 0.2
+    X = np.vstack([Xp, -Xp])
+    y = np.concatenate([np.ones(6), -np.ones(6)])
+    scales = 10.0 ** rng.uniform(-5, 5, size=12)
+    assert cv.assumption4_lp(X, y).holds
+    assert cv.assumption4_lp(X * scales[:, None], y).holds
+
+
+def test_assumption4_point_deep_in_the_other_cone_is_a_violation_with_witness():
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [5.0, 5.0], [-1.0, -1.0]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])  # (5, 5) is negative but inside the positive cone
+    res = cv.assumption4_lp(X, y)
+    assert not res.holds and res.witness_index == 2
+    z = res.witness
+    assert np.all(X[y > 0] @ z >= 1 - 1e-9) and X[2] @ z >= 0

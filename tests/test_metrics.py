@@ -49,6 +49,8 @@ def test_agreement_pattern_and_beta_by_hand():
     np.testing.assert_array_equal(a.c(0.3)[1], [0.3, 1.0])
     W[1] = [2.0, -1.0]  # now the w neurons disagree on point (0, 1)
     assert lt.agreement(W, X) is None
+    W[1] = [2e-12, 1e-12]  # a vanishing neuron has no direction, so no side
+    assert lt.agreement(W, X) is None
 
 
 def test_in_par_and_fractions_by_hand():
