@@ -29,7 +29,8 @@ SOLVER_SHARE = 0.4
 HANG = 20.0
 NAMED = re.compile(r"`[A-Za-z_]\w*`")
 #: documented errors that name no argument yet: open defects, pinned below
-KNOWN_UNCLEAR = re.compile(r"^Eq\. 8 is infeasible for these data")  # D25
+KNOWN_UNCLEAR = re.compile(r"^Eq\. 8 is infeasible for these data"  # D25
+                           r"|^KKT conditions of \(P\) need every point correctly")  # D27
 
 
 def _solver_examples():
@@ -295,6 +296,10 @@ def test_metrics_on_hostile_arrays(problem, data):
         call(fn, args["W"], args["X"])
     for fn in (lt.in_par, lt.par_fractions):
         call(fn, args["W"], args["X"], args["y"])
+    for fn in (lt.normalized_margin, lt.smoothed_margin):
+        value, exc = call(fn, net, args["W"], args["X"], args["y"])
+        if exc is None:
+            assert not np.any(np.isnan(value))  # +-inf is the honest margin of W = 0
 
 
 @settings(max_examples=_solver_examples())
@@ -309,6 +314,58 @@ def test_convex_programs_on_hostile_arrays(seed, data):
     wu, exc = call(convex.solve_eq8, args["X"], args["y"], args["alpha"])
     if exc is None:
         finite(*wu)
+    K, exc = call(convex.eq8_kernel, args["X"], args["y"], args["alpha"])
+    if exc is None:
+        finite(K)
+        np.testing.assert_allclose(K, K.T, rtol=1e-12, atol=1e-300)
+    result, exc = call(convex.assumption4_lp, args["X"], args["y"])
+    if exc is None:
+        assert result.holds == bool(np.min(result.slack) >= result.margin)
+
+
+@settings(max_examples=_solver_examples())
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_pattern_program_and_kkt_on_hostile_arrays(seed, data):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((3, 2))
+    y = np.array([1.0, -1.0, 1.0])
+    sides = np.where(y > 0, 1.0, 0.3)
+    valid = {"X": X, "y": y, "alpha": 0.3, "c_w": sides, "c_u": 1.3 - sides}
+    args = replace_one(data.draw, valid, st.one_of(arrays(), junk, numbers))
+    W, exc = call(convex.nar_program, args["X"], args["y"], args["alpha"], args["c_w"],
+                  args["c_u"])
+    if exc is None:
+        finite(W)
+        cert, exc = call(convex.kkt_certificate, W, args["X"], args["y"], alpha=args["alpha"])
+        if exc is None:
+            finite(cert.stationarity, cert.complementarity, cert.gamma)
+    bad_W = data.draw(st.one_of(arrays(), junk))
+    call(convex.kkt_certificate, bad_W, X, y, alpha=0.3)
+
+
+@settings(max_examples=_solver_examples())
+@given(st.data())
+def test_digit_pairs_on_hostile_knobs(data):
+    kw = replace_one(data.draw, {"a": 3, "b": 5, "test_fraction": 0.25,
+                                 "rng": np.random.default_rng(0), "bias": False},
+                     st.one_of(scalars, st.integers(-2, 12)))
+    out, exc = call(lt.load_digit_pair, **kw)
+    if exc is None:
+        train, test = out
+        finite(train.X, train.w_star)
+        assert test is None or test.d == train.d
+
+
+@given(st.lists(st.one_of(hostile, st.builds(lambda s: lt.make_separable(
+    3, 2, margin=0.1, rng=np.random.default_rng(s)), st.integers(0, 9))), max_size=3))
+def test_stack_and_bias_on_hostile_lists(items):
+    stacked, exc = call(lt.stack, items)
+    if exc is None:
+        assert stacked.X.shape == (len(items),) + items[0].X.shape
+    for item in items:
+        lifted, exc = call(lt.augment_bias, item)
+        if exc is None and isinstance(item, np.ndarray):
+            assert lifted.shape[-1] == item.shape[-1] + 1
 
 
 # -- defects found by this file, each pinned by its minimal reproducer --------------------------
@@ -316,7 +373,7 @@ RNG = np.random.default_rng
 TWO_POINTS = (np.array([[1.0], [-1.0]]), [1, -1])
 ONE_POINT = (np.array([[1.0]]), [1])
 #: defects still open in the library: strict xfails until fixed, then regression tests
-OPEN = {"D25", "D26"}  # D1-D24 are fixed (the last, D21-D24, in 95081af)
+OPEN = {"D25", "D26", "D27"}  # D1-D24 are fixed (the last, D21-D24, in 95081af)
 
 
 def refused(out):
@@ -428,6 +485,9 @@ DEFECTS = [
     ("D26", "make_symmetric_gaussians(std=1.4e308): std times a normal draw overflows with a "
      "RuntimeWarning", lambda: call(lt.make_symmetric_gaussians, 4, 2,
                                     std=1.378598982090456e308, rng=RNG(0)), None),
+    ("D27", "kkt_certificate's 'every point correctly classified' error names no argument "
+     "(`W`)", lambda: call(convex.kkt_certificate, [[-1.0], [1.0]], *TWO_POINTS, alpha=0.3),
+     names_an_argument),
 ]
 
 
