@@ -184,6 +184,10 @@ def _eq8_features(X, y, alpha):
 
 def _eq8_args(X, y, alpha):
     X, y = check_Xy(X, y)
+    zero = np.flatnonzero(~X.any(axis=1))
+    if zero.size:  # its constraint reads 0 ≥ 1: infeasible before any solver is asked
+        raise ValueError(f"`X` row {int(zero[0])} is the origin: Eq. 8's constraint for it "
+                         "reads 0 >= 1, so the program is infeasible")
     return X, y, check_real("alpha", alpha, ge=0.0, le=1.0)
 
 
@@ -219,7 +223,7 @@ def solve_eq8(X, y, alpha, *, solver=None):
         theta = _solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
                           what="Eq. 8")[0] / s
     except _Infeasible:
-        raise ValueError("Eq. 8 is infeasible for these data (e.g. a point x_i = 0)") from None
+        raise ValueError("Eq. 8 is infeasible for these `X` and `y`") from None
     return theta[: X.shape[1]], theta[X.shape[1]:]
 
 
@@ -257,7 +261,8 @@ def eq8_kernel_dual(X, y, alpha, *, solver=None):
         theta, mu = _solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
                               what="Eq. 8 (kernel dual)", dual_factor=L)
     except _Infeasible:
-        raise ValueError("Eq. 8 is infeasible for these data (its dual is unbounded)") from None
+        raise ValueError("Eq. 8 is infeasible for these `X` and `y` (its dual is unbounded)"
+                         ) from None
     return theta[: X.shape[1]] / s, theta[X.shape[1]:] / s, 2.0 * mu / s**2
 
 

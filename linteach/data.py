@@ -123,7 +123,8 @@ def _positive_gaussians(m, d, mean_norm, std, margin, rng):
     mu = _unit(rng.standard_normal(d))
     X = np.empty((0, d))
     for _ in range(_MAX_REJECTION_ROUNDS):  # acceptance ≥ 1/2 since margin < mean_norm
-        Z = mean_norm * mu + std * rng.standard_normal((2 * m, d))
+        with float_guard(f"`std` = {std:g} times N(0, 1) draws overflows float64"):
+            Z = mean_norm * mu + std * rng.standard_normal((2 * m, d))
         X = np.concatenate([X, Z[Z @ mu >= margin]])
         if len(X) >= m:
             return X[:m], mu

@@ -202,7 +202,7 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
     sgn = np.repeat([1.0, -1.0], k)
     q = y * (v * sgn @ (S * Z))
     if not q.min() > 0:
-        raise ValueError("KKT conditions of (P) need every point correctly classified "
+        raise ValueError("`W`: KKT conditions of (P) need every point correctly classified "
                          f"(min_i y_i N_W(x_i) > 0), got min margin {q.min():.3g} at unit ‖W‖")
     kinks = np.abs(Z) <= KINK_TOL * np.outer(np.linalg.norm(W, axis=1),
                                              np.linalg.norm(X, axis=1))
