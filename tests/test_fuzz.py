@@ -28,9 +28,6 @@ SOLVER_SHARE = 0.4
 #: a call that takes longer than this (seconds) is taken to hang
 HANG = 20.0
 NAMED = re.compile(r"`[A-Za-z_]\w*`")
-#: documented errors that name no argument yet: open defects, pinned below
-KNOWN_UNCLEAR = re.compile(r"^Eq\. 8 is infeasible for these data"  # D25
-                           r"|^KKT conditions of \(P\) need every point correctly")  # D27
 
 
 def _solver_examples():
@@ -54,8 +51,7 @@ def call(fn, *args, hang=HANG, **kwargs):
             warnings.simplefilter("error")
             return fn(*args, **kwargs), None
     except (TypeError, ValueError) as exc:
-        assert (isinstance(exc, lt.NotSeparableError) or NAMED.search(str(exc))
-                or KNOWN_UNCLEAR.search(str(exc))), \
+        assert isinstance(exc, lt.NotSeparableError) or NAMED.search(str(exc)), \
             f"unclear message from {getattr(fn, '__name__', fn)}: {type(exc).__name__}: {exc}"
         return None, exc
     finally:
@@ -169,9 +165,6 @@ GENERATORS = {
 def test_generators_on_hostile_knobs(make, data):
     kw = replace_one(data.draw, {**GENERATORS[make], "rng": np.random.default_rng(0)},
                      scalars)
-    std = kw.get("std")
-    if isinstance(std, (float, np.floating)) and 1e300 < abs(float(std)) < np.inf:
-        return  # D26, pinned below
     ds, exc = call(make, **kw)
     if exc is None:
         finite(ds.X, ds.w_star)
@@ -373,7 +366,7 @@ RNG = np.random.default_rng
 TWO_POINTS = (np.array([[1.0], [-1.0]]), [1, -1])
 ONE_POINT = (np.array([[1.0]]), [1])
 #: defects still open in the library: strict xfails until fixed, then regression tests
-OPEN = {"D25", "D26", "D27"}  # D1-D24 are fixed (the last, D21-D24, in 95081af)
+OPEN: set = set()  # all of D1-D27 are fixed (the last, D25-D27, in 00eaaea)
 
 
 def refused(out):
@@ -478,14 +471,14 @@ DEFECTS = [
     ("D24", "make_outlier_set's wrong-side check x_out @ teacher overflowed for an "
      "outlier_margin near float max",
      lambda: call(lt.make_outlier_set, 4, 2, outlier_margin=9e306, rng=RNG(0)), None),
-    *[("D25", "Eq. 8's infeasibility error names neither `X` nor the offending row (a point at "
-       "the origin is detectable before solving)",
+    *[("D25", "Eq. 8's infeasibility error named neither `X` nor the offending row (a point "
+       "at the origin is detectable before solving)",
        lambda f=f: call(f, [[0.0], [1.0]], [1, -1], 0.3), names_an_argument)
       for f in (convex.solve_eq8, convex.eq8_kernel_dual)],
-    ("D26", "make_symmetric_gaussians(std=1.4e308): std times a normal draw overflows with a "
+    ("D26", "make_symmetric_gaussians(std=1.4e308): std times a normal draw overflowed with a "
      "RuntimeWarning", lambda: call(lt.make_symmetric_gaussians, 4, 2,
                                     std=1.378598982090456e308, rng=RNG(0)), None),
-    ("D27", "kkt_certificate's 'every point correctly classified' error names no argument "
+    ("D27", "kkt_certificate's 'every point correctly classified' error named no argument "
      "(`W`)", lambda: call(convex.kkt_certificate, [[-1.0], [1.0]], *TWO_POINTS, alpha=0.3),
      names_an_argument),
 ]
