@@ -10,7 +10,7 @@ SEED ?= 0
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e .
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dask]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -19,10 +19,14 @@ venv: $(STAMP)
 test: $(STAMP)
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest
 
-## every claim check at the standard budget; writes docs/claims.md and docs/claims.json
+## every claim check at the standard budget (docs/claims.md, docs/claims.json), then the
+## property and fuzz tests under the "thorough" hypothesis profile
+THOROUGH_TESTS := tests/test_fuzz.py tests/test_network.py tests/test_loss.py \
+                  tests/test_data.py tests/test_metrics.py tests/test_strategies.py
 verify: $(STAMP)
 	$(BIN)/python -m proofs_check --budget standard --seed $(SEED) \
 	    --json docs/claims.json --out docs/claims.md
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
