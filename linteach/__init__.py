@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 
 def __getattr__(name):
     # submodules with heavy imports (cvxpy, matplotlib) load on first use only
-    if name in {"bounds", "convex", "figures", "kkt", "strategies", "testing"}:
+    if name in {"assumption4", "bounds", "convex", "figures", "kkt", "strategies", "testing"}:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

@@ -22,8 +22,8 @@ import scipy.sparse as sp
 
 from ._check import check_alpha, check_array, check_int, check_real
 from .errors import NotSeparableError, SolverError
-from .kkt import (A4_MARGIN, Assumption4Result, KKTCertificate, assumption4_lp, check_Xy,
-                  kkt_certificate, lp_feasible, polish, qp_kkt_report)
+from .assumption4 import A4_MARGIN, Assumption4Result, assumption4_lp, lp_feasible
+from .kkt import KKTCertificate, check_Xy, kkt_certificate, polish, qp_kkt_report
 
 __all__ = ["svm_no_bias", "max_margin_teacher", "solve_eq8", "eq8_kernel", "eq8_kernel_dual",
            "nar_program", "assumption4_lp", "Assumption4Result", "A4_MARGIN",

@@ -1,12 +1,12 @@
-"""Certificates in NumPy/SciPy (no cvxpy): convex-program re-checks, (P)'s KKT, Assumption 4.
+"""Certificates in NumPy/SciPy (no cvxpy): convex-program re-checks and (P)'s KKT conditions.
 
 * :func:`qp_kkt_report` checks an answer of ``min ½‖θ‖² s.t. Gθ ≥ h`` (every program of
   ``linteach.convex``) condition by condition; :func:`polish` turns a near-optimal answer
   into an exact KKT pair.  Residuals are relative: ``≤ tol`` means "holds" at any scale.
 * :func:`kkt_certificate`: is a trained ``W`` (any scale), in direction, a KKT point of
   (P) ``min ½‖W‖² s.t. q_i(W) ≥ 1`` (EQUATIONS §4, §6)?
-* :func:`assumption4_lp`: condition 4 of Theorem 6.2 (EQUATIONS §7), by HiGHS LPs whose
-  dual certificates are re-checked.
+
+Condition 4 of Theorem 6.2 (the Assumption 4 LP) lives in ``linteach.assumption4``.
 
 Network conventions (EQUATIONS §1): rows ``0..k-1`` of ``W (2k, d)`` are w neurons
 (second layer ``+v``), rows ``k..2k-1`` u neurons (``−v``); ``σ'(z) = 1`` if ``z > 0``
@@ -17,14 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog, nnls
+from scipy.optimize import nnls
 
 from ._check import check_alpha, check_array, check_real, check_W, check_X, check_y
 from .errors import SolverError
 
-__all__ = ["FEAS_TOL", "KKT_TOL", "POLISH_TOL", "DIST_TOL", "KINK_TOL", "A4_MARGIN",
-           "QPReport", "KKTCertificate", "Assumption4Result", "qp_kkt_report", "polish",
-           "kkt_certificate", "lp_feasible", "assumption4_lp"]
+__all__ = ["FEAS_TOL", "KKT_TOL", "POLISH_TOL", "DIST_TOL", "KINK_TOL",
+           "QPReport", "KKTCertificate", "qp_kkt_report", "polish",
+           "kkt_certificate"]
 
 #: Relative primal-feasibility tolerance: ``(h_i - G_iθ) / max(1, ‖G_i‖‖θ‖)``.
 FEAS_TOL = 1e-7
@@ -238,117 +238,3 @@ def _check_W2k(W, d: int) -> np.ndarray:
     if not np.any(W):
         raise ValueError("`W` must not be all zeros (its direction is undefined)")
     return W
-
-
-def lp_feasible(G, h) -> bool:
-    """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex)."""
-    res = linprog(np.zeros(G.shape[1]), A_ub=-G, b_ub=-h, bounds=(None, None), method="highs")
-    if res.status not in (0, 2):
-        raise SolverError(f"HiGHS could not decide feasibility: {res.message}")
-    return res.status == 0
-
-
-#: Assumption 4 "holds" only when every per-point LP slack is at least this (scale-free).
-A4_MARGIN = 1e-7
-
-
-@dataclass(frozen=True)
-class Assumption4Result:
-    """Verdict of :func:`assumption4_lp`.
-
-    ``holds``: every ``slack ≥ margin``.  ``slack (n,)``: for a negative j,
-    ``−max{z·x_j : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≤ 1}`` (symmetrically for a positive j);
-    ``≥ 1`` is comfortable, ``−1`` a strict violation, ``+inf`` when the other class's cone
-    is empty; invariant to rescaling ``X``.  ``witness`` (d,) and ``witness_index`` j, when
-    it fails: ``z`` positive on the whole other class (``min z·x_i = 1`` exactly) but not
-    negative on ``x_j`` (``z·x_j ≥ 0``, up to ``margin`` when borderline).
-    ``positive_cone_empty``: ``{z : z·x_i ≥ 1 ∀ y_i = +1}`` is empty, so that half holds
-    vacuously (``negative_cone_empty`` likewise with ``≤ −1`` on negatives).
-    """
-
-    holds: bool
-    witness: np.ndarray | None
-    witness_index: int | None
-    slack: np.ndarray
-    positive_cone_empty: bool
-    negative_cone_empty: bool
-    margin: float
-
-
-def _a4_slack(P, xj):
-    """``(slack, z)`` of ``max z·x_j s.t. Pz ≥ 1, z·x_j ≤ 1``, with its dual re-checked."""
-    A = np.vstack([-P, xj])
-    b = np.concatenate([-np.ones(len(P)), [1.0]])
-    res = linprog(-xj, A_ub=A, b_ub=b, bounds=(None, None), method="highs")
-    if res.status == 2:  # every z with Pz ≥ 1 has z·x_j > 1: x_j lies deep in the cone
-        inside = linprog(np.zeros(len(xj)), A_ub=-P, b_ub=-np.ones(len(P)),
-                         bounds=(None, None), method="highs")
-        if inside.status == 0 and xj @ inside.x > 0:
-            return -1.0, inside.x  # a strict violation, with its witness
-    if res.status != 0:
-        raise SolverError(f"Assumption 4 LP: HiGHS status {res.status}: {res.message}")
-    a = -res.ineqlin.marginals                           # ≥ 0: x_j (a_b − 1) = Σ a_i x_i
-    scale = (np.abs(a).sum() + 1.0) * np.abs(A).max()
-    gap = abs((a[-1] - a[:-1].sum()) - xj @ res.x)
-    if (np.linalg.norm(xj * (a[-1] - 1.0) - a[:-1] @ P) > 1e-7 * scale
-            or a.min() < -1e-9 * (1.0 + a.max()) or gap > 1e-7 * (1.0 + abs(xj @ res.x))):
-        raise SolverError("Assumption 4 LP: HiGHS dual certificate failed the NumPy re-check")
-    return -float(xj @ res.x), res.x
-
-
-def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
-    """Condition 4 of Theorem 6.2: z > 0 on all positives ⇒ z < 0 on all negatives, and back.
-
-    Parameters
-    ----------
-    X : array_like, shape (n, d)
-    y : array_like, shape (n,), entries in {-1, +1}, both classes present
-    margin : float, default :data:`A4_MARGIN`
-        Required slack; borderline data (slack in ``(−margin, margin)``) count as failing.
-
-    Returns
-    -------
-    Assumption4Result
-
-    Notes
-    -----
-    EQUATIONS §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
-    empty, and for each positive j, ``{z : z·x_i ≤ −1 ∀ y_i = −1, z·x_j ≤ 0}``.  Each is
-    decided by one HiGHS LP whose optimum is the slack; the LP's dual certificate
-    ``−x_j ∈ cone{x_i}`` is re-checked in NumPy.
-
-    Examples
-    --------
-    >>> assumption4_lp([[1.0, 0.0], [-1.0, 0.0]], [1, -1]).holds
-    True
-    """
-    X_in, y = check_Xy(X, y)
-    # Assumption 4 is about cones: scaling each point by a positive factor changes nothing,
-    # and unit rows keep HiGHS's absolute tolerances meaningful (norms spanning 10 decades
-    # gave slack 0.726 for an exact value ≥ 1, and spurious 'unbounded' answers)
-    top = np.abs(X_in).max(axis=1, keepdims=True)
-    top = np.where(top > 0, top, 1.0)
-    norms = top * np.linalg.norm(X_in / top, axis=1, keepdims=True)
-    X = X_in / np.where(norms > 0, norms, 1.0)
-    margin = check_real("margin", margin, ge=0.0)
-    if np.all(y == y[0]):
-        raise ValueError("`y` must contain both classes for Assumption 4, got only "
-                         f"{int(y[0]):+d}")
-    slack, zs = np.full(len(y), np.inf), [None] * len(y)
-    empty = {}
-    for cls in (1.0, -1.0):                              # z positive on cls ⇒ check the others
-        P = cls * X[y == cls]
-        empty[cls] = not lp_feasible(P, np.ones(len(P)))
-        if empty[cls]:
-            continue
-        for j in np.flatnonzero(y != cls):
-            slack[j], z = _a4_slack(P, cls * X[j])
-            zs[j] = cls * z / (P @ z).min()              # exactly ≥ 1 on the other class
-    j = int(np.argmin(slack))
-    holds = bool(slack[j] >= margin)
-    witness = None
-    if not holds:  # ≥ 1 on the other class of the points as given, signs unchanged
-        cls = -y[j]
-        witness = zs[j] / ((cls * X_in[y == cls]) @ (cls * zs[j])).min()
-    return Assumption4Result(holds, witness, None if holds else j, slack,
-                             empty[1.0], empty[-1.0], margin)
