@@ -13,7 +13,6 @@ Everything returned is plain NumPy data (picklable: ``ctx.map`` workers return i
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -200,10 +199,9 @@ def family_runs(ctx, fn, families: dict, n_steps: int, *extra, chunk: int) -> li
     return run_families(ctx, fn, counts, *extra, steps(n_steps, ctx.budget), chunk=chunk)
 
 
-def control_context(ctx, claim, clause: str) -> Context:
+def control_context(ctx, clause: str) -> Context:
     """A fresh context for a negative control that must FAIL ``clause``."""
-    return Context(dataclasses.replace(claim, id=f"{claim.id}:control", clauses=(clause,)),
-                   seed=ctx.seed, budget=ctx.budget)
+    return ctx.control_context("control", clauses=(clause,))
 
 
 def all_violated(sub: Context, clause: str) -> tuple[bool, str]:

@@ -16,7 +16,6 @@ leaky nets (Corollary 6.1 says they must all fail there).
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -121,8 +120,7 @@ def _run(ctx, *, alpha=None, count=20):
 
 def check(ctx: Context) -> None:
     _run(ctx)
-    sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control"), seed=ctx.seed,
-                  budget=ctx.budget)
+    sub = ctx.control_context("control")
     _run(sub, alpha=(0.05, 0.95), count=10)
     verdict = verdict_of(sub)
     failed = {c: sub.worst[c].violations for c in CLAUSES if c in sub.worst}

@@ -136,7 +136,7 @@ def check(ctx: Context) -> None:
 
 
 def _control(ctx: Context, par_runs) -> None:
-    sub = _flow.control_context(ctx, CLAIM, "not_par")
+    sub = _flow.control_context(ctx, "not_par")
     extra = [(case, r, run) for case, _f, res in _run(sub, CONTROL_FAMILIES)
              for r, run in enumerate(res["runs"]) if run["in_nar"] and run["par"]]
     for case, r, run in par_runs + extra:

@@ -14,7 +14,6 @@ max-margin teacher of the lifted points) and ``R_0`` of the lifted weights; Theo
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -116,8 +115,7 @@ def _thm41(ctx: Context, *, corrupt: bool = False, counts=None) -> list:
 def _control(ctx: Context) -> None:
     verdicts = {}
     for name, clauses in (("corrupted-sgd", thm4_1.INVARIANTS), ("relu", (THM51,))):
-        sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control-{name}",
-                                          clauses=clauses), seed=ctx.seed, budget=ctx.budget)
+        sub = ctx.control_context(f"control-{name}", clauses=clauses)
         if name == "relu":
             _thm51(sub, CONTROL_NETS, alpha=0.0)
         else:

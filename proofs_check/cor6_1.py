@@ -8,7 +8,6 @@ lattice nets), and on it up to rounding; every sign is decided exactly
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -106,8 +105,7 @@ def _run(ctx, *, alpha=None, count=None):
 
 def check(ctx: Context) -> None:
     _run(ctx)
-    sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control"), seed=ctx.seed,
-                  budget=ctx.budget)
+    sub = ctx.control_context("control")
     _run(sub, alpha=0.0, count=5)
     verdict = verdict_of(sub)
     ctx.negative_control(verdict == "FAIL", "ReLU (α = 0) perfectly clustered nets must FAIL",

@@ -16,7 +16,6 @@ shrinks when the step is halved.
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -253,8 +252,7 @@ def _control(ctx: Context, results) -> None:
     for name, phases, mean_loss, clause in (
             ("mean-loss", ("late", "euler"), True, "gamma_tilde_le_gamma_bar"),
             ("step-too-large", bad, False, "breaks_shrink_with_step")):
-        sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control-{name}",
-                                          clauses=(clause,)), seed=ctx.seed, budget=ctx.budget)
+        sub = ctx.control_context(f"control-{name}", clauses=(clause,))
         for case, _family, res in (results if name == "mean-loss" else _run(sub, True)):
             _record(sub, case, res, phases=phases, mean_loss=mean_loss)
         worst = sub.worst.get(clause)

@@ -9,7 +9,6 @@ the other class's cone admits no such z).  The clause checks that sharp value.
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -182,8 +181,7 @@ def check(ctx: Context) -> None:
                  f"{1 + min((r['raw_slack'] for r in off), default=np.nan):.3f}) and raises on "
                  f"{len(failed)} (HiGHS reports a bounded LP unbounded); the clause uses "
                  "unit-norm points, an exact equivalence for Assumption 4")
-    sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control"), seed=ctx.seed,
-                  budget=ctx.budget)
+    sub = ctx.control_context("control")
     control = _run(sub, {"asym-ball": CONTROL_COUNT, "asym-rotated": CONTROL_COUNT})
     worst = sub.worst.get(CLAUSE)
     caught = (verdict_of(sub) == "FAIL" and worst.violations == worst.evaluated

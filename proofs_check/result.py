@@ -13,6 +13,7 @@ inside that family reproduces the case exactly:
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 from dataclasses import asdict, dataclass, field
@@ -98,6 +99,15 @@ class Context:
         case seeds it is given.
         """
         return list(self.mapper(fn, list(items)))
+
+    def control_context(self, suffix: str, *, clauses=None) -> "Context":
+        """A fresh context for a negative control: same seed and budget, its own case
+        stream (the claim id plus ``suffix``), and ``clauses`` if given."""
+        changes = {"id": f"{self.claim.id}:{suffix}"}
+        if clauses is not None:
+            changes["clauses"] = tuple(clauses)
+        return Context(dataclasses.replace(self.claim, **changes), seed=self.seed,
+                       budget=self.budget)
 
     # -- drawing cases --------------------------------------------------------------------
     def n(self, standard: int, *, minimum: int = 1) -> int:

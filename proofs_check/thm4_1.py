@@ -9,7 +9,6 @@ Reusable by ``appK`` (bias-lifted inputs): :func:`draw_configuration`,
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -161,8 +160,7 @@ def _control(ctx: Context) -> None:
     """Corrupted SGD must FAIL the invariants; non-separable data must be ASSUMPTION-NOT-MET."""
     verdicts, worst = {}, {}
     for family, corrupt in (("corrupted-sgd", True), ("nonseparable", False)):
-        sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control"), seed=ctx.seed,
-                      budget=ctx.budget)
+        sub = ctx.control_context("control")
         spec = CONTROL_FAMILIES[family]
         cases = sub.cases(spec["count"], family)
         items = _items(cases, spec, corrupt=corrupt, budget=ctx.budget)

@@ -10,7 +10,6 @@ Reusable by ``appK``: :func:`theorem51_slacks`, :func:`draw_net`, :func:`draw_po
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 
@@ -195,8 +194,7 @@ def _control(ctx) -> None:
     verdicts = {}
     for name, families, kwargs in (("relu", ("random", "k1"), {"alpha": 0.0}),
                                    ("shrunk", ("extremal",), {"c_factor": SHRINK})):
-        sub = Context(dataclasses.replace(CLAIM, id=f"{CLAIM.id}:control-{name}"),
-                      seed=ctx.seed, budget=ctx.budget)
+        sub = ctx.control_context(f"control-{name}")
         _run(sub, families, count=CONTROL_CASES, **kwargs)
         verdicts[name] = {"verdict": verdict_of(sub),
                           "violations": sub.worst[CLAUSE].violations if CLAUSE in sub.worst else 0}

@@ -295,7 +295,7 @@ def _cases(ctx: Context):
 
 def _control(ctx: Context, results) -> None:
     """Feed each evaluated run's wrong-pattern optimum to the limit clause: it must FAIL."""
-    sub = _flow.control_context(ctx, CLAIM, "limit_solves_pattern_program")
+    sub = _flow.control_context(ctx, "limit_solves_pattern_program")
     tried = []
     for case, _family, res in results:
         for r, run in enumerate(res["runs"]):

@@ -184,7 +184,7 @@ def _cases(ctx: Context):
 
 
 def _control(ctx: Context, results) -> None:
-    sub = _flow.control_context(ctx, CLAIM, "direction_solves_eq8")
+    sub = _flow.control_context(ctx, "direction_solves_eq8")
     gaps = []
     for case, family, res in results:
         if FAMILIES[family]["kind"] != "rescaled":
