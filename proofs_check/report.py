@@ -183,7 +183,8 @@ def to_markdown(doc: dict) -> str:
                 lines.append(f"| {name} | {_fmt(w['worst_slack'])} | {w['evaluated']} | "
                              f"{w['violations']} | `{w['family']}` seed {w['seed']} |")
         if c.get("reproduce"):
-            lines += ["", f"Reproduce the worst case: `{c['reproduce']}`"]
+            what = "the error" if c["verdict"] == "ERROR" else "the worst case"
+            lines += ["", f"Reproduce {what}: `{c['reproduce']}`"]
         counts = c.get("counts", {})
         if counts.get("assumption_not_met") or counts.get("inconclusive"):
             lines.append(f"\nCases whose hypotheses failed: {counts.get('assumption_not_met', 0)}; "

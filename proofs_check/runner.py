@@ -56,7 +56,11 @@ def traceback_summary(exc: BaseException) -> str:
 def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckResult:
     worst = min(ctx.worst.values(), key=lambda w: w.slack, default=None)
     reproduce = None
-    if worst is not None:
+    if verdict == "ERROR":  # the crash need not belong to the worst case: rerun the claim
+        reproduce = (f"python -m proofs_check --only {claim.id} --seed {ctx.seed} "
+                     f"--budget {ctx.budget} --workers 0"
+                     + ("" if ctx._override is None else f" --cases {ctx._override}"))
+    elif worst is not None:
         reproduce = (f"python -m proofs_check --replay {claim.id} --family {worst.family} "
                      f"--seed {worst.seed}")
     return CheckResult(

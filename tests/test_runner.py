@@ -41,6 +41,8 @@ def test_a_raising_check_is_an_error_and_the_others_still_run():
     assert err.verdict == "ERROR" and not err.ok
     assert err.error.startswith("ValueError: planted failure in the batch starting at Case(")
     assert "_selftest.py" in err.error and "in train_batch" in err.error
+    # the reproduce line reruns the claim, not a case that did not crash
+    assert err.reproduce.startswith("python -m proofs_check --only self.error --seed ")
     assert ok.verdict == "PASS" and ok.ok
 
 
