@@ -147,6 +147,28 @@ def _node(net: ExactNet, cert: dict, bl, bh, signs):
     return lu, hu, lw, hw
 
 
+def _chord(lo, hi, a):
+    """σ on ``[lo, hi]`` is below the line ``slope·z + icpt`` (σ if the sign is fixed)."""
+    if lo >= 0:
+        return F(1), F(0)
+    if hi <= 0:
+        return a, F(0)
+    slope = (hi - a * lo) / (hi - lo)
+    return slope, a * lo - slope * lo
+
+
+def _vertex_bound(B, e, k, a):
+    """``max Σ_j σ(B + δ_j)`` over ``|δ_j| ≤ e, Σδ_j = 0``: ``mσ(B+e) + mσ(B−e) + (k−2m)σ(B)``.
+
+    σ is convex, so the maximum is at a vertex of that polytope; a vertex has at most one
+    entry strictly inside (−e, e), which the zero sum forces to 0 (k odd) or rules out.
+    V is convex in B, so its chord over an interval bounds it above there.
+    """
+    m = k // 2
+    s = lambda z: z if z > 0 else a * z  # noqa: E731
+    return m * s(B + e) + m * s(B - e) + (k - 2 * m) * s(B)
+
+
 def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
     """The exact Lagrangian lower bound of one leaf (see the module docstring, step 3).
 
@@ -175,29 +197,29 @@ def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
             rows += [(neg(dev[j]), F(0), None, F(es[j])), (dev[j], F(0), None, F(es[j]))]
     for j in range(k):
         rows += [(dw[j], F(1), j, F(-1)), ([a * t for t in dw[j]], a, j, -a)]
-    rows += [([sc * F(float(t)) for t in cut], F(0), None, F(beta))
+    # P ≥ Σσ(u_j·x) (the true P is that sum): P ≤ Σ_j chord_j, and P ≤ chord of V over [bl, bh]
+    chords = [_chord(lu[j], hu[j], a) for j in range(k)]
+    sum_xi = [sum(-sl * du[j][i] for j, (sl, _) in enumerate(chords)) for i in range(d)]
+    prow = [(sum_xi, -sum(sl for sl, _ in chords), None, sum(ic for _, ic in chords), 1)]
+    e = max(F(t) for t in cert["eu"])
+    vb = lambda B: _vertex_bound(B, e, k, a)  # noqa: E731
+    sv = (vb(bh) - vb(bl)) / (bh - bl) if bh > bl else F(0)
+    prow.append(([F(0)] * d, -sv, None, vb(bl) - sv * bl, 1))
+    rows = [row + (0,) for row in rows] + prow
+    rows += [([sc * F(float(t)) for t in cut], F(0), None, F(beta), 0)
              for cut, beta in cert["cuts"][:proof["n_cuts"]]]
     if len(lam) != len(rows):
         raise CertificateError(f"leaf has {len(lam)} multipliers for {len(rows)} rows")
     empty = proof["kind"] == "empty"
-    rx, rb, rt, const = [F(0)] * d, F(0), [F(0) if empty else F(1)] * k, F(0)
-    if not empty:  # objective Σ t_j − Σ slope_j (B + s(u_j − ū)·ξ) − Σ icpt_j
-        for j in range(k):
-            if lu[j] >= 0:
-                slope, icpt = F(1), F(0)
-            elif hu[j] <= 0:
-                slope, icpt = a, F(0)
-            else:
-                slope = (hu[j] - a * lu[j]) / (hu[j] - lu[j])
-                icpt = a * lu[j] - slope * lu[j]
-            rx = [p - slope * q for p, q in zip(rx, du[j])]
-            rb -= slope
-            const -= icpt
-    for l, (coef, cb, tj, b) in zip(lam, rows):
+    # objective Σ t_j − P (zero for an "empty" leaf)
+    rx, rb, rt = [F(0)] * d, F(0), [F(0) if empty else F(1)] * k
+    rp, const = F(0) if empty else F(-1), F(0)
+    for l, (coef, cb, tj, b, cp) in zip(lam, rows):
         if l == 0:
             continue
         rx = [p + l * q for p, q in zip(rx, coef)]
         rb += l * cb
+        rp += l * cp
         if tj is not None:
             rt[tj] -= l
         const -= l * b
@@ -211,7 +233,8 @@ def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
     box = [(F(lo) / sc, F(hi) / sc) for lo, hi in cert["Ix"]] + [(bl, bh)] + \
           [(net.sigma(lw[j]), net.sigma(hw[j])) for j in range(k)]
     total = const
-    for r, (lo, hi) in zip(rx + [rb] + rt, box):
+    box.append((sum(net.sigma(t) for t in lu), sum(net.sigma(t) for t in hu)))
+    for r, (lo, hi) in zip(rx + [rb] + rt + [rp], box):
         total += min(r * lo, r * hi)
     return total
 

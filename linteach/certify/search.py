@@ -34,8 +34,6 @@ PAD = 4e-14
 ACCEPT = 1e-13
 #: re-solves of one node with new cuts before it is branched anyway
 CUT_ROUNDS = 25
-#: cuts tried on a node before it is branched, while branching is still possible
-CUTS_FIRST = 0
 
 
 class Undecided(RuntimeError):
@@ -44,6 +42,33 @@ class Undecided(RuntimeError):
 
 def _sigma(z, alpha):
     return np.where(z > 0, z, alpha * z)
+
+
+def _chord(lo, hi, alpha):
+    """``(slope, intercept)`` of σ on ``[lo, hi]``: σ itself if the sign is fixed, else its chord."""
+    if lo >= 0:
+        return 1.0, 0.0
+    if hi <= 0:
+        return alpha, 0.0
+    slope = (hi - alpha * lo) / (hi - lo)
+    return slope, alpha * lo - slope * lo
+
+
+def vertex_bound(B, e, k, alpha):
+    """``V(B) = m σ(B + e) + m σ(B − e) + (k − 2m) σ(B)``, ``m = ⌊k/2⌋``: the largest
+    ``Σ_j σ(B + δ_j)`` over ``|δ_j| ≤ e``, ``Σ δ_j = 0`` (a convex function peaks at a vertex;
+    every vertex has ``m`` entries at +e, ``m`` at −e, and a 0 when k is odd)."""
+    m = k // 2
+    s = lambda z: z if z > 0 else alpha * z  # noqa: E731
+    return m * s(B + e) + m * s(B - e) + (k - 2 * m) * s(B)
+
+
+def _chord_v(bl, bh, e, k, alpha):
+    """Chord of the convex ``V`` over ``[bl, bh]``: an upper bound of ``V`` there."""
+    if bh <= bl:
+        return 0.0, vertex_bound(bl, e, k, alpha)
+    slope = (vertex_bound(bh, e, k, alpha) - vertex_bound(bl, e, k, alpha)) / (bh - bl)
+    return slope, vertex_bound(bl, e, k, alpha) - slope * bl
 
 
 class SideSearch:
@@ -117,12 +142,12 @@ class SideSearch:
         """The node LP in z = (ξ, B, t), x = s·ξ (row order: see linteach.certify)."""
         lu, hu, lw, hw = iv
         k, d, a, sc = self.k, self.d, self.alpha, self.s
-        n = d + 1 + k
+        n = d + 2 + k
         rows, rhs = [], []
 
-        def add(coef_xi, coef_b, t_col, b):
+        def add(coef_xi, coef_b, t_col, b, coef_p=0.0):
             row = np.zeros(n)
-            row[:d], row[d] = coef_xi, coef_b
+            row[:d], row[d], row[-1] = coef_xi, coef_b, coef_p
             if t_col is not None:
                 row[d + 1 + t_col] = -1.0
             rows.append(row), rhs.append(b)
@@ -136,29 +161,25 @@ class SideSearch:
                 add(-sc * dev[j], 0.0, None, e[j]), add(sc * dev[j], 0.0, None, e[j])
         for j in range(k):
             add(sc * self.dw[j], 1.0, j, -1.0), add(a * sc * self.dw[j], a, j, -a)
+        # P ≥ Σσ(u_j·x): P ≤ Σ chords, and P ≤ the chord of V(B) (the vertex bound)
+        slopes, icpts = zip(*(_chord(lu[j], hu[j], a) for j in range(k)))
+        slopes = np.array(slopes)
+        add(-sc * (slopes @ self.du), -slopes.sum(), None, float(np.sum(icpts)), 1.0)
+        sv, iv_ = _chord_v(bl, bh, max(self.cert["eu"]), k, a)
+        add(np.zeros(d), -sv, None, iv_, 1.0)
         for cut, beta in self.cert["cuts"]:
             add(sc * np.asarray(cut), 0.0, None, beta)
         A, b = np.array(rows), np.array(rhs)
-        obj, const = np.zeros(n), 0.0
+        obj = np.zeros(n)
         if not empty:
-            obj[d + 1:] = 1.0
-            for j in range(k):
-                if lu[j] >= 0:
-                    slope, icpt = 1.0, 0.0
-                elif hu[j] <= 0:
-                    slope, icpt = a, 0.0
-                else:
-                    slope = (hu[j] - a * lu[j]) / (hu[j] - lu[j])
-                    icpt = a * lu[j] - slope * lu[j]
-                obj[:d] -= slope * sc * self.du[j]
-                obj[d] -= slope
-                const -= icpt
+            obj[d + 1:-1], obj[-1] = 1.0, -1.0
         box = [(lo / sc, hi / sc) for lo, hi in self.cert["Ix"]] + [(bl, bh)] + \
-              [(float(_sigma(lw[j], a)), float(_sigma(hw[j], a))) for j in range(k)]
+              [(float(_sigma(lw[j], a)), float(_sigma(hw[j], a))) for j in range(k)] + \
+              [(float(_sigma(lu, a).sum()), float(_sigma(hu, a).sum()))]
         Aeq = np.zeros((2, n))
         Aeq[0, :d] = sc * self.g
         Aeq[1, :d], Aeq[1, d] = -sc * self.u_bar, 1.0
-        return obj, const, A, b, Aeq, box
+        return obj, 0.0, A, b, Aeq, box
 
     def _solve(self, obj, A, b, Aeq, box):
         for method, extra in RETRIES:
@@ -239,7 +260,12 @@ class SideSearch:
             hit = self._try_witness(x, check_point)
             if hit is not None:
                 return hit
-            if x @ x <= self.rho**2 * (1 + 1e-9) or (can_branch and rounds >= CUTS_FIRST):
+            if x @ x <= self.rho**2 * (1 + 1e-9):
+                break
+            # outside the ball: cut if the relaxation is tight at x (the ball is what binds),
+            # branch if the gap is the chords' (a cut would not close it)
+            tight = self.f(x) - res.fun <= 1e-9 * self.fscale(x)
+            if can_branch and not tight:
                 break
             self._cut(x)
         return self._branch(node, bl, bh, signs, iv, x, check_point)
@@ -269,22 +295,23 @@ class SideSearch:
     def fscale(self, x):
         return float(np.abs(self.W @ x).sum()) + 1e-300
 
-    def _split_point(self, bl, bh):
-        """Where to cut ``[bl, bh]``: at the edge of the zone where some neuron can change
-        sign (``|B| < e_u`` or ``|B + 1| < e_w``) if it lies inside, else the midpoint."""
+    def _breakpoint(self, bl, bh):
+        """A kink of the relaxation strictly inside ``[bl, bh]`` (w̄·x = 0 at B = −1, the
+        vertex bound's kinks at B = −e, 0, e, the edges of the w and u switching zones)."""
         eu, ew = max(self.cert["eu"]), max(self.cert["ew"])
         width = bh - bl
-        for at in (-1 - ew, -1 + ew, -eu, eu):
-            if bl + 1e-3 * width < at < bh - 1e-3 * width and width > 8 * (eu + ew):
+        for at in (-1.0, -eu, 0.0, eu, -1 - ew, -1 + ew):
+            if bl + 1e-6 * width < at < bh - 1e-6 * width:
                 return float(at)
-        return 0.5 * (bl + bh)
+        return None
 
     def _branch(self, node, bl, bh, signs, iv, x, check_point):
         lu, hu = iv[0], iv[1]
         unfixed = [j for j in range(self.k) if lu[j] < 0 < hu[j] and j not in signs]
         width = bh - bl
         eu = max(self.cert["eu"])
-        if unfixed and width <= 4 * eu:
+        at = self._breakpoint(bl, bh)
+        if at is None and unfixed and width <= 4 * eu:
             z = self.u @ x
             gap = []
             for j in unfixed:
@@ -295,9 +322,10 @@ class SideSearch:
             node.update(split=("sign", j), children=[{}, {}])
             return [(node["children"][0], bl, bh, {**signs, j: -1}),
                     (node["children"][1], bl, bh, {**signs, j: 1})]
-        if width > 1e-9 * (abs(bl) + abs(bh) + eu):
-            mid = self._split_point(bl, bh)
-            node.update(split=("B", float(mid)), children=[{}, {}])
-            return [(node["children"][0], bl, mid, signs), (node["children"][1], mid, bh, signs)]
+        if at is None and width > 1e-9 * (abs(bl) + abs(bh) + eu):
+            at = 0.5 * (bl + bh)
+        if at is not None:
+            node.update(split=("B", at), children=[{}, {}])
+            return [(node["children"][0], bl, at, signs), (node["children"][1], at, bh, signs)]
         raise Undecided("a leaf with every sign fixed has relaxation minimum ≈ 0 but no exact "
                         "witness: c is within the float resolution of the net's sharp constant")
