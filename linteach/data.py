@@ -13,11 +13,11 @@ import numpy as np
 
 from ._check import (check_array, check_flag, check_int, check_real, check_rng, check_X, check_y,
                      float_guard)
-from .errors import NotSeparableError
+from .errors import NotSeparableError, UndecidedError
 
 __all__ = ["Dataset", "NotSeparableError", "augment_bias", "load_digit_pair", "make_blobs_2d",
            "make_outlier_set", "make_separable", "make_symmetric_gaussians",
-           "max_margin_teacher", "stack"]
+           "max_margin_teacher", "stack", "UndecidedError"]
 
 
 def _frozen(arr: np.ndarray) -> np.ndarray:
