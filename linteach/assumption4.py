@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from ._check import check_real
+from ._check import check_array, check_real
 from .errors import SolverError
 from .kkt import check_Xy
 
@@ -19,7 +19,14 @@ __all__ = ["A4_MARGIN", "Assumption4Result", "assumption4_lp", "lp_feasible"]
 
 
 def lp_feasible(G, h) -> bool:
-    """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex)."""
+    """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex); ``G (p, m)``, ``h (p,)``."""
+    if not hasattr(G, "tocsr"):  # dense: validate (sparse programs come from linteach.convex)
+        G = check_array("G", G, min_ndim=2)
+        if G.ndim != 2:
+            raise ValueError(f"`G` must be 2-D (p, m), got shape {G.shape}")
+    h = check_array("h", h)
+    if h.shape != (G.shape[0],):
+        raise ValueError(f"`h` must have shape (p,) = ({G.shape[0]},), got {h.shape}")
     res = linprog(np.zeros(G.shape[1]), A_ub=-G, b_ub=-h, bounds=(None, None), method="highs")
     if res.status not in (0, 2):
         raise SolverError(f"HiGHS could not decide feasibility: {res.message}")

@@ -183,9 +183,13 @@ def separable_datasets(draw, n=(2, 40), d=(1, 6), margin=(0.05, 0.5)):
 
 
 @st.composite
-def clustered_nets(draw, k=(1, 8), d=(1, 6), r=(0.0, 0.5), alpha=(0.05, 0.95), v=(0.2, 3.0),
+def clustered_nets(draw, k=(1, 8), d=(2, 6), r=(0.0, 0.24), alpha=(0.05, 0.95), v=(0.2, 3.0),
                    gap=(0.5, 2.0), center_norm=(0.0, 2.0)):
-    """``(net, W)`` with :func:`clustered_weights`: cluster radius ``r`` (0 when k = 1)."""
+    """``(net, W)`` with :func:`clustered_weights`: cluster radius ``r`` (0 when k = 1).
+
+    The defaults combine with :func:`band_points` / :func:`band_edge_points`: ``d ≥ 2`` and
+    ``2r(1 + 1e-9) < 0.5 ≤ ‖w̄ − ū‖``, so band points at ``c = 2(1 ± δ)`` always exist.
+    """
     width = draw(_ints(k))
     radius = 0.0 if width == 1 else draw(_floats(r))
     net = Net(k=width, alpha=draw(_floats(alpha)), v=draw(_floats(v)))
