@@ -8,8 +8,10 @@ import pytest
 
 import linteach as lt
 from linteach import convex
-from proofs_check import _flow, appJ, eq6, lem6_1, thm6_1, thm6_2
-from proofs_check.runner import run_one
+from proofs_check.claims import appJ, eq6, lem6_1, thm6_1, thm6_2
+from proofs_check.engine.runner import run_one
+from proofs_check.kit import flow as _flow
+from proofs_check.kit import geometry, linear_regime, nar
 
 
 def _passes(claim_id):
@@ -84,28 +86,28 @@ def test_thm61_limit_matches_its_pattern_and_a_wrong_pattern_fails():
 
 
 def test_thm61_radius_clause_needs_the_value_or_the_fall():
-    assert thm6_1.radius_slack(1e-12) >= 0 > thm6_1.radius_slack(1e-3)
-    assert thm6_1.radius_slack(1e-4, 1e-1) >= 0  # fell 3 decades since T_NAR
-    assert thm6_1.radius_slack(1e-2, 1e-1) < 0  # fell only 1 decade
-    assert thm6_1.radius_slack(1e-12, 1e-11) >= 0  # at rounding level the value decides
+    assert nar.radius_slack(1e-12) >= 0 > nar.radius_slack(1e-3)
+    assert nar.radius_slack(1e-4, 1e-1) >= 0  # fell 3 decades since T_NAR
+    assert nar.radius_slack(1e-2, 1e-1) < 0  # fell only 1 decade
+    assert nar.radius_slack(1e-12, 1e-11) >= 0  # at rounding level the value decides
 
 
 def test_thm61_detects_a_run_that_left_its_pattern():
     # fell 3 decades while log‖W‖ grew by log 1000: r·‖W‖ invariant, stayed
-    assert not thm6_1.left_pattern(1e-4, 1e-1, np.log(1e3))
+    assert not nar.left_pattern(1e-4, 1e-1, np.log(1e3))
     # fell 3 decades but ‖W‖ grew only 10×: the neurons got different updates
-    assert thm6_1.left_pattern(1e-4, 1e-1, np.log(10.0))
+    assert nar.left_pattern(1e-4, 1e-1, np.log(10.0))
     # below the radius tolerance rounding hides the invariance: undecided, not "left"
-    assert not thm6_1.left_pattern(1e-12, 1e-1, 0.0)
+    assert not nar.left_pattern(1e-12, 1e-1, 0.0)
 
 
 def test_thm61_classifies_runs_outside_every_nar():
     moving = {"late": 3, "in_nar": False, "drift": 1.0, "direction": np.eye(4, 2)}
     settled = dict(moving, drift=0.0)
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
-    assert thm6_1.classify(moving, X)[0] == "inconclusive"
-    assert thm6_1.classify(settled, X)[0] == "anm"
-    assert thm6_1.classify(dict(settled, late=-1), X)[0] == "inconclusive"
+    assert nar.classify(moving, X)[0] == "inconclusive"
+    assert nar.classify(settled, X)[0] == "anm"
+    assert nar.classify(dict(settled, late=-1), X)[0] == "inconclusive"
 
 
 # -- thm6.2 ------------------------------------------------------------------------------------
@@ -151,9 +153,9 @@ def test_lem61_passes_and_catches_its_control():
 
 def test_lem61_asymmetric_set_fails_with_a_verified_witness():
     X, y = lem6_1._asymmetric(np.random.default_rng(0), "rotated")
-    res = convex.assumption4_lp(lem6_1.unit_rows(X), y)
+    res = convex.assumption4_lp(geometry.unit_rows(X), y)
     assert lem6_1.antipodal_slack(res) < 0
-    assert lem6_1.witness_holds(res, lem6_1.unit_rows(X), y)
+    assert lem6_1.witness_holds(res, geometry.unit_rows(X), y)
 
 
 @pytest.mark.parametrize("family", list(lem6_1.FAMILIES))
@@ -191,10 +193,10 @@ def test_appk_passes_and_catches_its_controls():
 
 
 def test_appk_points_are_lifted():
-    from proofs_check import appK, thm5_1
+    from proofs_check.claims import appK, thm5_1
 
     rng = np.random.default_rng(0)
-    _net, W = thm5_1.draw_net(rng, dict(thm5_1.FAMILIES["random"], d=(4, 4)))
+    _net, W = linear_regime.draw_net(rng, dict(thm5_1.FAMILIES["random"], d=(4, 4)))
     X = appK.lifted_points(rng, W)
     np.testing.assert_array_equal(X[:, -1], 1.0)
     assert len(X) > appK.POINTS[0]  # band points were kept, not only uniform ones

@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 import linteach as lt
 from linteach.strategies import (band_edge_points, band_points, clustered_nets,
                                  clustered_weights, seeds)
-from proofs_check import appD_1, cor6_1, thm4_1, thm5_1
-from proofs_check._sgd_cases import Monitor, theorem_teacher
-from proofs_check._signs import sign_agreement
-from proofs_check.result import Case, Context, verdict_of
-from proofs_check.runner import run_one
+from proofs_check.claims import appD_1, cor6_1, thm4_1, thm5_1
+from proofs_check.engine.context import Context, verdict_of
+from proofs_check.engine.contract import Case
+from proofs_check.engine.runner import run_one
+from proofs_check.kit import geometry, linear_regime, sgd_configs, thm4_report
+from proofs_check.kit.sgd_cases import Monitor, theorem_teacher
+from proofs_check.kit.signs import sign_agreement
 
 
 @pytest.mark.parametrize("claim_id", ["thm4.1", "thm5.1", "cor6.1", "appD.1"])
@@ -32,15 +34,15 @@ def _fresh(module, name="test"):
 
 # -- Theorem 4.1 -------------------------------------------------------------------------------
 def _sgd_case(ctx, family, **item):
-    spec = thm4_1.CONTROL_FAMILIES.get(family) or thm4_1.FAMILIES[family]
+    spec = sgd_configs.CONTROL_FAMILIES.get(family) or sgd_configs.FAMILIES[family]
     case = ctx.cases(1, family)[0]
-    return case, thm4_1.run_sgd_case({"case": case, "spec": spec, "epoch_scale": 0.5, **item})
+    return case, sgd_configs.run_sgd_case({"case": case, "spec": spec, "epoch_scale": 0.5, **item})
 
 
 def test_corrupted_sgd_fails_the_invariants():
     ctx = _fresh(thm4_1)
     case, res = _sgd_case(ctx, "corrupted-sgd", corrupt=True)
-    thm4_1.record_sgd_result(ctx, case, res)
+    thm4_report.record_sgd_result(ctx, case, res)
     assert verdict_of(ctx) == "FAIL"
     assert ctx.worst["F_gain_per_step"].slack < 0 or ctx.worst["G2_gain_per_step"].slack < 0
 
@@ -48,7 +50,7 @@ def test_corrupted_sgd_fails_the_invariants():
 def test_nonseparable_data_is_assumption_not_met():
     ctx = _fresh(thm4_1)
     case, res = _sgd_case(ctx, "nonseparable")
-    thm4_1.record_sgd_result(ctx, case, res)
+    thm4_report.record_sgd_result(ctx, case, res)
     assert verdict_of(ctx) == "ASSUMPTION-NOT-MET"
 
 
@@ -62,7 +64,7 @@ def test_nonseparable_data_is_assumption_not_met():
 def test_counting_clauses_flag_planted_violations(clause, change):
     ctx = _fresh(thm4_1)
     case, res = _sgd_case(ctx, "small-n")
-    thm4_1.record_sgd_result(ctx, case, {**res, **change(res)})
+    thm4_report.record_sgd_result(ctx, case, {**res, **change(res)})
     assert ctx.worst[clause].slack < 0 and verdict_of(ctx) == "FAIL"
 
 
@@ -147,7 +149,7 @@ def test_relu_tie_is_a_violation():
 def test_no_violation_of_theorem_51_on_the_band_edge(net_W, n, seed, offset):
     net, W = net_W
     X = band_points(W, n, c=2.0 * (1 + offset), rng=np.random.default_rng(seed))
-    slack, _ = thm5_1.theorem51_slacks(net, W, X)
+    slack, _ = linear_regime.theorem51_slacks(net, W, X)
     if slack.size:
         target(-float(slack.min()), label="smallest Theorem 5.1 slack")
         # sign agreement, and even s·N ≥ α·v·k·|D| up to rounding (the sharp analysis)
@@ -158,8 +160,8 @@ def test_no_violation_of_theorem_51_on_the_band_edge(net_W, n, seed, offset):
 @given(st.floats(0.01, 0.99), st.floats(0.01, 0.999), st.integers(2, 5), st.integers(0, 99))
 def test_sharp_constant_is_tight_on_the_extremal_net(alpha, frac, d, seed):
     rng = np.random.default_rng(seed)
-    below = thm5_1.extremal_net(alpha, 1.0, frac * thm5_1.sharp(alpha), d=d, rng=rng)
-    above = thm5_1.extremal_net(alpha, 1.0, thm5_1.sharp(alpha) / frac, d=d, rng=rng)
+    below = thm5_1.extremal_net(alpha, 1.0, frac * linear_regime.sharp(alpha), d=d, rng=rng)
+    above = thm5_1.extremal_net(alpha, 1.0, linear_regime.sharp(alpha) / frac, d=d, rng=rng)
     target(frac, label="closeness to the sharp constant")
     assert not sign_agreement(*below, c=0.0)["agree"][0]
     assert sign_agreement(*above, c=0.0)["agree"][0]
@@ -182,7 +184,7 @@ def test_corollary_61_relu_control_fails():
 
 def test_exactly_on_the_plane_is_a_tie_that_agrees():
     net = lt.Net(k=3, alpha=0.2, v=1.5)
-    W = cor6_1.clustered_copies(np.array([1.0, 2.0]), np.array([0.0, 2.0]), 3)
+    W = geometry.clustered_copies(np.array([1.0, 2.0]), np.array([0.0, 2.0]), 3)
     info = sign_agreement(net, W, np.array([[0.0, 5.0], [0.0, -1.0]]), c=0.0)
     assert info["agree"].all() and np.all(info["D"] == 0) and np.all(info["N"] == 0)
 
@@ -197,11 +199,11 @@ def test_appD1_certificates_fail_on_leaky_nets():
 def test_appD1_witness_signs_for_relu():
     w, u = np.array([1.0, 0.5]), np.array([-0.3, 1.0])
     net = lt.Net(k=1, alpha=0.0, v=1.0)
-    N = net.forward(cor6_1.clustered_copies(w, u, 1), appD_1.witness_points(w, u))
+    N = net.forward(geometry.clustered_copies(w, u, 1), appD_1.witness_points(w, u))
     assert N[0] < 0 and N[1] == 0 and N[2] > 0
 
 
 def test_a_case_replays_from_family_and_seed():
     case = _fresh(thm4_1).cases(1, "small-n")[0]
-    item = {"case": case, "spec": thm4_1.FAMILIES["small-n"], "epoch_scale": 0.1}
-    assert thm4_1.run_sgd_case(item)["digests"] == thm4_1.run_sgd_case(dict(item))["digests"]
+    item = {"case": case, "spec": sgd_configs.FAMILIES["small-n"], "epoch_scale": 0.1}
+    assert sgd_configs.run_sgd_case(item)["digests"] == sgd_configs.run_sgd_case(dict(item))["digests"]
