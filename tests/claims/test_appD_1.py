@@ -1,4 +1,7 @@
-"""Claim ``appD.1`` (proofs_check/claims/appD_1.py): its verdict, its negative control, its machinery."""
+"""Claim ``appD.1`` (proofs_check/claims/appD_1.py).
+
+Its verdict, its negative control, and its machinery.
+"""
 
 import numpy as np
 

@@ -1,18 +1,36 @@
-"""Claim ``appJ`` (proofs_check/claims/appJ.py): its verdict, its negative control, its machinery."""
+"""Claim ``appJ`` (proofs_check/claims/appJ.py).
 
+Its verdict, its negative control, and its machinery.
+"""
+
+
+import pytest
 
 import linteach as lt
 from proofs_check.claims import appJ
+from proofs_check.engine.contract import Case
+from proofs_check.engine.runner import run_one
 from claim_support import passes
 
 
 # -- appJ --------------------------------------------------------------------------------------
-def test_appj_runs_and_catches_its_control():
+#: an outlier set of the standard run (seed 0) whose runs include NAR-not-PAR witnesses
+WITNESS_CASE = Case("outlier", 2503391574332209927)
+
+
+def test_appj_catches_its_control():
     result = passes("appJ")
-    # an existence claim: PASS with witnesses, INCONCLUSIVE if none appeared at this budget
-    assert result.verdict in ("PASS", "INCONCLUSIVE")
-    if result.verdict == "PASS":
-        assert result.measurements["outcomes"]["witnesses"] > 0
+    assert result.negative_control["evaluated"] > 0
+
+
+@pytest.mark.slow
+def test_appj_passes_on_a_recorded_witness_case():
+    """An existence claim: replaying a case of the standard run that had witnesses must PASS."""
+    result = run_one("appJ", seed=0, budget="standard", replay=WITNESS_CASE)
+    assert result.error is None, result.error
+    assert result.verdict == "PASS"
+    assert result.measurements["outcomes"]["witnesses"] > 0
+    assert result.negative_control_caught is True
 
 
 def test_appj_witness_clauses_flag_planted_violations():

@@ -1,4 +1,7 @@
-"""Claim ``appK`` (proofs_check/claims/appK.py): its verdict, its negative control, its machinery."""
+"""Claim ``appK`` (proofs_check/claims/appK.py).
+
+Its verdict, its negative control, and its machinery.
+"""
 
 import numpy as np
 

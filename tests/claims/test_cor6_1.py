@@ -1,4 +1,7 @@
-"""Claim ``cor6.1`` (proofs_check/claims/cor6_1.py): its verdict, its negative control, its machinery."""
+"""Claim ``cor6.1`` (proofs_check/claims/cor6_1.py).
+
+Its verdict, its negative control, and its machinery.
+"""
 
 import numpy as np
 

@@ -1,4 +1,7 @@
-"""Claim ``eq6`` (proofs_check/claims/eq6.py): its verdict, its negative control, its machinery."""
+"""Claim ``eq6`` (proofs_check/claims/eq6.py).
+
+Its verdict, its negative control, and its machinery.
+"""
 
 import numpy as np
 

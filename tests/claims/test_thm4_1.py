@@ -1,4 +1,7 @@
-"""Claim ``thm4.1`` (proofs_check/claims/thm4_1.py): its verdict, its negative control, its machinery."""
+"""Claim ``thm4.1`` (proofs_check/claims/thm4_1.py).
+
+Its verdict, its negative control, and its machinery.
+"""
 
 import numpy as np
 import pytest
@@ -7,6 +10,8 @@ from hypothesis import strategies as st
 import linteach as lt
 from proofs_check.claims import thm4_1
 from proofs_check.engine.context import verdict_of
+from proofs_check.engine.contract import Case
+from proofs_check.engine.runner import run_one
 from proofs_check.kit import sgd_configs, thm4_report
 from proofs_check.kit.sgd_cases import Monitor, theorem_teacher
 from claim_support import fresh_context, passes
@@ -86,6 +91,10 @@ def test_monitor_matches_a_naive_replay(rng):
 
 
 def test_a_case_replays_from_family_and_seed():
-    case = fresh_context(thm4_1).cases(1, "small-n")[0]
-    item = {"case": case, "spec": sgd_configs.FAMILIES["small-n"], "epoch_scale": 0.1}
-    assert sgd_configs.run_sgd_case(item)["digests"] == sgd_configs.run_sgd_case(dict(item))["digests"]
+    """The runner's replay of one recorded case reproduces its ledger entry exactly."""
+    full = run_one("thm4.1", seed=0, budget="quick", cases=1)
+    key = next(iter(full.ledger))
+    family, seed = key.rsplit("/", 1)
+    replay = run_one("thm4.1", seed=0, budget="quick", replay=Case(family, int(seed)))
+    assert list(replay.ledger) == [key]
+    assert replay.ledger[key] == full.ledger[key]

@@ -1,4 +1,7 @@
-"""Claim ``thm5.1`` (proofs_check/claims/thm5_1.py): its verdict, its negative control, its machinery."""
+"""Claim ``thm5.1`` (proofs_check/claims/thm5_1.py).
+
+Its verdict, its negative control, and its machinery.
+"""
 from fractions import Fraction
 
 import numpy as np

@@ -1,4 +1,7 @@
-"""Claim ``thm6.2`` (proofs_check/claims/thm6_2.py): its verdict, its negative control, its machinery."""
+"""Claim ``thm6.2`` (proofs_check/claims/thm6_2.py).
+
+Its verdict, its negative control, and its machinery.
+"""
 
 import numpy as np
 
