@@ -43,8 +43,12 @@ def _int_text(value: int) -> str:
 FLOAT_INT_MAX = int(np.finfo(np.float64).max)
 
 
-def check_int(name: str, value, *, ge=None, le=None) -> int:
-    """Return ``value`` as an int, at least ``ge`` and at most ``le``."""
+#: the default upper bound of an integer argument: it must fit numpy's int64
+INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def check_int(name: str, value, *, ge=None, le=INT64_MAX) -> int:
+    """Return ``value`` as an int, at least ``ge`` and at most ``le`` (default: int64's max)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} "
                         f"{_fmt(value)[:60]}")

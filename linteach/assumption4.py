@@ -27,6 +27,24 @@ def lp_feasible(G, h) -> bool:
     h = check_array("h", h)
     if h.shape != (G.shape[0],):
         raise ValueError(f"`h` must have shape (p,) = ({G.shape[0]},), got {h.shape}")
+    # Gθ ≥ h ⇔ (r_i G_i)(θ/c) ≥ r_i h_i / c for r_i, c > 0: rows by their largest entry and
+    # h by its largest entry, each a power of two, so HiGHS's absolute tolerances mean the
+    # same at any scale (at G ~ 1e-300 every θ it could return would be too short)
+    sparse = hasattr(G, "tocsr")
+    top = abs(G).max(axis=1).toarray().ravel() if sparse else np.abs(G).max(axis=1)
+    zero = top == 0
+    if np.any(zero & (h > 0)):
+        return False  # a row 0·θ ≥ h_i > 0
+    r = -np.frexp(np.where(zero, 1.0, top))[1]
+    if sparse:
+        from scipy.sparse import diags
+        G = diags(np.ldexp(1.0, r)) @ G
+    else:
+        G = np.ldexp(G, r[:, None])
+    # ĥ_i = r_i h_i / c with c the largest r_i h_i, all in exponents: nothing overflows
+    e_h = np.frexp(h)[1] + r
+    c = int(e_h[h != 0].max()) if np.any(h != 0) else 0
+    h = np.ldexp(h, r - c)
     res = linprog(np.zeros(G.shape[1]), A_ub=-G, b_ub=-h, bounds=(None, None), method="highs")
     if res.status not in (0, 2):
         raise SolverError(f"HiGHS could not decide feasibility: {res.message}")

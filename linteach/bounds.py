@@ -228,8 +228,10 @@ def potential_G(W) -> np.ndarray:
     """``G(W) = ‖W‖_F`` (App. B), one value per run (no squaring: any finite ``W``)."""
     W = _W(W)
     flat = W.reshape(W.shape[:-2] + (-1,))
+    # by a power of two to entries ≤ 1 first: exact, and no precision lost among subnormals
+    e = np.frexp(np.abs(flat).max(axis=-1))[1]
     with float_guard("G(W) = ‖W‖_F of `W` overflows float64"):
-        return np.hypot.reduce(flat, axis=-1)
+        return np.ldexp(np.linalg.norm(np.ldexp(flat, -e[..., None]), axis=-1), e)
 
 
 def invariant_bounds(g, *, k, eta, v, alpha, R_x):
@@ -254,5 +256,5 @@ def invariant_bounds(g, *, k, eta, v, alpha, R_x):
     if np.any(R_x < 0):
         raise ValueError(f"`R_x` must be >= 0, got {R_x.min():.3g}")
     with float_guard("the invariant bounds overflow float64 for these `k`, `eta`, `v`, `R_x`"):
-        kf = np.float64(k)
+        kf, eta, v = np.float64(k), np.float64(eta), np.float64(v)  # numpy: overflow is caught
         return 2.0 * kf * eta * v * alpha * g, 2.0 * eta + 2.0 * kf * eta**2 * v**2 * R_x**2

@@ -20,7 +20,7 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ._check import check_alpha, check_array, check_int, check_real
+from ._check import check_alpha, check_array, check_int, check_real, float_guard
 from .errors import NotSeparableError, SolverError, UndecidedError
 from .assumption4 import A4_MARGIN, Assumption4Result, assumption4_lp, lp_feasible
 from .kkt import KKTCertificate, check_Xy, kkt_certificate, polish, qp_kkt_report
@@ -264,7 +264,8 @@ def solve_eq8(X, y, alpha, *, solver=None):
 def eq8_kernel(X, y, alpha) -> np.ndarray:
     """Eq. 8's kernel: ``K_ij = (1+α²)⟨x_i, x_j⟩`` if ``y_i = y_j``, else ``2α⟨x_i, x_j⟩``."""
     X, y, alpha = _eq8_args(X, y, alpha)
-    return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
+    with float_guard("Eq. 8's kernel of `X` overflows float64 (entries of X·Xᵀ)"):
+        return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
 
 
 def eq8_kernel_dual(X, y, alpha, *, solver=None):

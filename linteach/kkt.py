@@ -46,10 +46,13 @@ def check_Xy(X, y):
     X = check_X(X)
     if X.ndim != 2:
         raise ValueError(f"`X` must be 2-D (n, d), got shape {X.shape}")
-    return X, check_y(y, X)
+    y = check_y(y, X)
+    if y.ndim != 1:
+        raise ValueError(f"`y` must be 1-D (n,) here, got shape {y.shape}")
+    return X, y
 
 
-def _check_qp(theta, G, h, mu=None):
+def _check_qp(theta, G, h, mu=False):
     """Validate ``θ (m,)``, ``G (p, m)`` (dense or scipy sparse), ``h (p,)``, ``μ (p,)``."""
     theta = check_array("theta", theta)
     if theta.ndim != 1:
@@ -67,7 +70,7 @@ def _check_qp(theta, G, h, mu=None):
                          "entries")
     out = [theta, G]
     for name, vec in (("h", h), ("mu", mu)):
-        if vec is None:
+        if vec is False:  # polish takes no multipliers
             continue
         vec = check_array(name, vec)
         if vec.shape != (G.shape[0],):
@@ -152,12 +155,13 @@ def polish(theta, G, h):
             continue
         GA = G[active]
         GA = GA.toarray() if hasattr(GA, "toarray") else GA
-        th = np.linalg.lstsq(GA, h[active], rcond=None)[0]
-        mu = np.zeros(G.shape[0])
         try:
+            with np.errstate(all="raise"):
+                th = np.linalg.lstsq(GA, h[active], rcond=None)[0]
+            mu = np.zeros(G.shape[0])
             mu[active] = nnls(GA.T, th, maxiter=50 * active.size)[0]
-        except RuntimeError:  # iteration cap: try the next guess
-            continue
+        except (RuntimeError, ValueError, FloatingPointError, np.linalg.LinAlgError):
+            continue  # iteration cap, or this guess leaves float64: try the next one
         if qp_kkt_report(th, G, h, mu).ok(POLISH_TOL):
             return th, mu
     return None

@@ -11,9 +11,8 @@ Conventions, stated once:
   every function here stays finite and warning-free for margins of ±1e4 and beyond
   because it works with ``log ℓ`` and ``log g`` instead.
 * Input: anything array-like of real numbers (``TypeError`` naming the argument
-  otherwise).  The elementwise functions (``ell``, ``g``, ``log_g``, ``log_ell``) follow
-  ufunc conventions: ``±inf`` give their limits and NaN gives NaN (no warning).  The
-  reductions refuse NaN with a ``ValueError`` naming the argument.
+  otherwise); NaN is refused with a ``ValueError`` naming the argument; ``±inf`` margins
+  give their limits (``ℓ(+inf) = 0``, ``g(−inf) = 1``, ...).
 """
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ __all__ = ["ell", "g", "log_g", "log_ell", "logsumexp", "mean_loss", "log_sum_lo
            "smoothed_margin_scaled", "smoothed_margin_from"]
 
 
-def _real(name, a, *, min_ndim=0, nan=True):
+def _real(name, a, *, min_ndim=0):
     """``a`` as float64 (a float64 array passes untouched: these are hot paths)."""
     if type(a) is np.ndarray and a.dtype == np.float64 or type(a) is np.float64:
         arr = a
@@ -52,7 +51,7 @@ def _real(name, a, *, min_ndim=0, nan=True):
     if min_ndim and np.shape(arr)[-1] == 0:
         raise ValueError(f"`{name}` must not be empty along its last axis, got shape "
                          f"{np.shape(arr)}")
-    if not nan and np.isnan(arr).any():
+    if (arr != arr) if type(arr) is np.float64 else np.isnan(arr).any():
         raise ValueError(f"`{name}` must not contain NaN")
     return arr
 
@@ -89,7 +88,7 @@ def logsumexp(a):
 
     ``−inf`` entries are exact zeros of the sum (``−inf`` if all are); ``+inf`` gives ``+inf``.
     """
-    a = _real("a", a, min_ndim=1, nan=False)
+    a = _real("a", a, min_ndim=1)
     m = a.max(axis=-1, keepdims=True)
     if np.all(np.isfinite(m)):
         return m[..., 0] + np.log(np.exp(a - m).sum(axis=-1))
@@ -101,21 +100,32 @@ def logsumexp(a):
 
 def mean_loss(q):
     """The training loss ``L = (1/n) Σ ℓ(q_i)`` over the last axis (Eq. 2)."""
-    return ell(_real("q", q, min_ndim=1, nan=False)).mean(axis=-1)
+    return ell(_real("q", q, min_ndim=1)).mean(axis=-1)
 
 
 def log_sum_loss(q):
     """``log L_sum = log Σ_i ℓ(q_i)`` over the last axis, finite in the late phase."""
-    return logsumexp(log_ell(_real("q", q, min_ndim=1, nan=False)))
+    return logsumexp(log_ell(_real("q", q, min_ndim=1)))
 
 
 def log_expm1_exp(log_x):
-    """``log(e^{x} - 1)`` given ``log x``, stable for tiny and large ``x``."""
-    log_x = _real("log_x", log_x, nan=False)
+    """``log(e^{x} - 1)`` given ``log x``, stable for tiny and large ``x``.
+
+    For ``x`` past float64's range (``log x > 709.78``) the value ``≈ x`` is not
+    representable: a ``ValueError`` naming ``log_x``.
+    """
+    log_x = _real("log_x", log_x)
+    if np.any(log_x > _LOG_MAX):
+        raise ValueError(f"`log_x` must be <= {_LOG_MAX:.6g} (log(e^x - 1) = x would overflow "
+                         f"float64), got {np.max(log_x)!r}")
     small = log_x < -20.0  # x < 2e-9: log(expm1(x)) = log x + x/2 + O(x^2)
-    x = np.exp(np.where(small, -20.0, np.minimum(log_x, 700.0)))
+    x = np.exp(np.where(small, -20.0, log_x))
     big = np.log(-np.expm1(-x)) + x  # log(e^x - 1) = x + log(1 - e^{-x})
     return np.where(small, log_x + 0.5 * np.exp(np.where(small, log_x, -20.0)), big)
+
+
+#: log of float64's largest value
+_LOG_MAX = float(np.log(np.finfo(np.float64).max))
 
 
 #: past this margin ℓ(q) = g(q) = e^{-q}(1 + O(e^{-q})): margins enter only through differences
@@ -151,8 +161,8 @@ def scaled_loss_terms(q_hat, log_norm):
     ``log(g_i/L_sum) = −s_i − e^{−q_i} − rest``.  Otherwise margins are formed directly,
     except that a misclassified margin past ``−e^40`` enters as ``log ℓ = log |q|``.
     """
-    q_hat = _real("q_hat", q_hat, min_ndim=1, nan=False)
-    ln = _real("log_norm", log_norm, nan=False)[..., None]
+    q_hat = _real("q_hat", q_hat, min_ndim=1)
+    ln = _real("log_norm", log_norm)[..., None]
     q_min = q_hat.min(axis=-1, keepdims=True)
     # exact limits, not accidents: log 0 = −inf (q̂ = 0, the argmin) and e^{huge} = inf
     with np.errstate(divide="ignore", over="ignore"):
@@ -179,8 +189,8 @@ def scaled_loss_terms(q_hat, log_norm):
 
 def log_sum_loss_scaled(lead, rest, log_norm):
     """``log L_sum`` from :func:`scaled_loss_terms` (``−inf`` once it is below any float)."""
-    lead, rest = _real("lead", lead, nan=False), _real("rest", rest, nan=False)
-    log_norm = _real("log_norm", log_norm, nan=False)
+    lead, rest = _real("lead", lead), _real("rest", rest)
+    log_norm = _real("log_norm", log_norm)
     with np.errstate(over="ignore", invalid="ignore"):  # e^{log_norm}·0 for lead = 0 runs
         big = np.where(lead > 0, np.exp(log_norm) * lead, 0.0)
     return rest - big
@@ -188,12 +198,13 @@ def log_sum_loss_scaled(lead, rest, log_norm):
 
 def smoothed_margin_scaled(lead, rest, log_norm):
     """``γ̃`` from :func:`scaled_loss_terms`, finite for every ‖W‖ (Eq. 5, summed loss)."""
-    lead, rest = _real("lead", lead, nan=False), _real("rest", rest, nan=False)
-    log_norm = _real("log_norm", log_norm, nan=False)
+    lead, rest = _real("lead", lead), _real("rest", rest)
+    log_norm = _real("log_norm", log_norm)
     direct = smoothed_margin_from(np.where(lead > 0, -30.0, rest), log_norm)
     # L_sum ≤ n e^{-30}: −log(e^L − 1) = −log L − L/2 + O(L²), and −log L = ‖W‖ lead − rest
     half_l = 0.5 * np.exp(log_sum_loss_scaled(lead, rest, log_norm))
-    return np.where(lead > 0, lead - (rest + half_l) * np.exp(-log_norm), direct)
+    with np.errstate(over="ignore"):  # ‖W‖ below e^-709: γ̃ is honestly ±inf
+        return np.where(lead > 0, lead - (rest + half_l) * np.exp(-log_norm), direct)
 
 
 def smoothed_margin_from(log_loss_sum, log_norm):
@@ -202,6 +213,6 @@ def smoothed_margin_from(log_loss_sum, log_norm):
     Takes ``log L_sum`` and ``log ‖W‖`` so it stays finite when ``L_sum`` underflows
     and ``‖W‖`` overflows.  Meaningful (and ≤ γ̄) once ``L_sum < log 2``.
     """
-    log_norm = _real("log_norm", log_norm, nan=False)
+    log_norm = _real("log_norm", log_norm)
     with np.errstate(over="ignore"):  # ‖W‖ below e^-709: γ̃ honestly ±inf
-        return -log_expm1_exp(_real("log_loss_sum", log_loss_sum, nan=False)) * np.exp(-log_norm)
+        return -log_expm1_exp(_real("log_loss_sum", log_loss_sum)) * np.exp(-log_norm)

@@ -80,7 +80,10 @@ def band_points(W, n: int, *, c: float = 2.0, rng: np.random.Generator,
     regime.  Norms are log-uniform in ``radius``, both sides of the hyperplane.  Raises
     ``ValueError`` when ``c·r > ‖w̄ − ū‖`` (no such direction exists).
     """
-    W = check_W(W, k=max(1, np.shape(W)[-2] // 2))
+    W = check_array("W", W, min_ndim=2)
+    if W.ndim != 2:
+        raise ValueError(f"`W` must be 2-D (2k, d), got shape {W.shape}")
+    W = check_W(W, k=max(1, W.shape[-2] // 2))
     n = check_int("n", n, ge=1)
     c = check_real("c", c, ge=0.0)
     rng = check_rng(rng)
@@ -90,8 +93,8 @@ def band_points(W, n: int, *, c: float = 2.0, rng: np.random.Generator,
     gap = float(np.linalg.norm(delta))
     cos = c * float(cluster_radius(W)) / gap if gap > 0 else np.inf
     if not cos <= 1.0:
-        raise ValueError(f"no point has |(w̄ − ū)·x| = c·r‖x‖: c·r = {c * cluster_radius(W):g} "
-                         f"exceeds ‖w̄ − ū‖ = {gap:g}")
+        raise ValueError(f"`c` times the cluster radius of `W` exceeds ‖w̄ − ū‖ = {gap:g} "
+                         f"(c·r = {c * cluster_radius(W):g}): no point has |(w̄ − ū)·x| = c·r‖x‖")
     if W.shape[-1] == 1 and cos < 1.0:
         raise ValueError(f"in d = 1 every point has |(w̄ − ū)·x| = ‖w̄ − ū‖‖x‖, so c·r must "
                          f"equal ‖w̄ − ū‖ = {gap:g}, got c·r = {c * cluster_radius(W):g}")
