@@ -55,7 +55,7 @@ def lp_feasible(G, h) -> bool:
 A4_MARGIN = 1e-7
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Assumption4Result:
     """Verdict of :func:`assumption4_lp`.
 
@@ -76,6 +76,12 @@ class Assumption4Result:
     positive_cone_empty: bool
     negative_cone_empty: bool
     margin: float
+
+    def __repr__(self):
+        worst = float(np.min(self.slack))
+        where = "" if self.holds else f", witness_index={self.witness_index}"
+        return (f"Assumption4Result(holds={self.holds}, worst_slack={worst:.3g}, "
+                f"n={self.slack.size}{where})")
 
 
 def _a4_slack(P, xj):

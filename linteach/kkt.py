@@ -167,7 +167,7 @@ def polish(theta, G, h):
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class KKTCertificate:
     """How far ``W / min_i q_i(W)`` is from a KKT point of (P); residuals are relative.
 
@@ -189,6 +189,11 @@ class KKTCertificate:
     def holds(self, tol: float = KKT_TOL) -> bool:
         """Stationarity, complementarity and feasibility all ``≤ tol``."""
         return max(self.stationarity, self.complementarity, self.feasibility) <= tol
+
+    def __repr__(self):
+        return (f"KKTCertificate(gamma={self.gamma:.6g}, stationarity={self.stationarity:.2e}, "
+                f"complementarity={self.complementarity:.2e}, feasibility={self.feasibility:.2e}, "
+                f"n={self.lam.size}, n_kinks={self.n_kinks})")
 
 
 def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
