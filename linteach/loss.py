@@ -26,9 +26,25 @@ __all__ = ["ell", "g", "log_g", "log_ell", "logsumexp", "mean_loss", "log_sum_lo
            "smoothed_margin_scaled", "smoothed_margin_from"]
 
 
-def _real(name, a, *, min_ndim=0):
-    """``a`` as float64 (a float64 array passes untouched: these are hot paths)."""
-    if type(a) is np.ndarray and a.dtype == np.float64 or type(a) is np.float64:
+_F64 = np.dtype(np.float64)
+
+
+def _nan_free(name, arr):
+    # one pass over the array; a single value (one run) costs no numpy call at all
+    bad = (arr.item() != arr.item()) if arr.size == 1 else (arr.size and np.isnan(arr).any())
+    if bad:
+        raise ValueError(f"`{name}` must not contain NaN")
+    return arr
+
+
+def _real(name, a, *, min_ndim=0, nan_check=True):
+    """``a`` as float64, NaN refused (float64 input passes untouched: these are hot paths)."""
+    t = type(a)
+    if (t is np.float64 or t is float) and not min_ndim:
+        if a != a:
+            raise ValueError(f"`{name}` must not contain NaN")
+        return a
+    if t is np.ndarray and a.dtype is _F64:
         arr = a
     else:
         if isinstance(a, (str, bytes)) or a is None:
@@ -45,15 +61,13 @@ def _real(name, a, *, min_ndim=0):
                 or np.iscomplexobj(arr):
             raise TypeError(f"`{name}` must hold real numbers, got dtype {arr.dtype}")
         arr = arr.astype(np.float64)
-    if np.ndim(arr) < min_ndim:
-        raise ValueError(f"`{name}` must have at least {min_ndim} axis, got shape "
-                         f"{np.shape(arr)}")
-    if min_ndim and np.shape(arr)[-1] == 0:
+    if arr.ndim < min_ndim:
+        raise ValueError(f"`{name}` must have at least {min_ndim} axis, got shape {arr.shape}")
+    if min_ndim and arr.shape[-1] == 0:
         raise ValueError(f"`{name}` must not be empty along its last axis, got shape "
-                         f"{np.shape(arr)}")
-    if (arr != arr) if type(arr) is np.float64 else np.isnan(arr).any():
-        raise ValueError(f"`{name}` must not contain NaN")
-    return arr
+                         f"{arr.shape}")
+    return _nan_free(name, arr) if nan_check else arr
+
 
 #: Above this margin log ℓ(q) = -q - e^{-q}/2 to double precision (next term is e^{-2q}/24).
 _LOG_ELL_SERIES_FROM = 30.0
@@ -76,7 +90,10 @@ def log_g(q):
 
 def log_ell(q):
     """``log ℓ(q)``, finite for every finite ``q`` (ℓ itself underflows past q ≈ 745)."""
-    q = _real("q", q)
+    return _log_ell(_real("q", q))
+
+
+def _log_ell(q):
     far = q > _LOG_ELL_SERIES_FROM
     near_q = np.where(far, 0.0, q)
     far_q = np.where(far, q, _LOG_ELL_SERIES_FROM)
@@ -91,11 +108,17 @@ def logsumexp(a):
     a = _real("a", a, min_ndim=1)
     m = a.max(axis=-1, keepdims=True)
     if np.all(np.isfinite(m)):
-        return m[..., 0] + np.log(np.exp(a - m).sum(axis=-1))
+        return _logsumexp(a)
     shift = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):  # log 0 = −inf for all-(−inf) rows
         out = shift[..., 0] + np.log(np.exp(a - shift).sum(axis=-1))
     return np.where(np.isfinite(m[..., 0]), out, m[..., 0])
+
+
+def _logsumexp(a):
+    """:func:`logsumexp` of a validated array whose rows have a finite maximum."""
+    m = a.max(axis=-1, keepdims=True)
+    return m[..., 0] + np.log(np.exp(a - m).sum(axis=-1))
 
 
 def mean_loss(q):
@@ -105,7 +128,7 @@ def mean_loss(q):
 
 def log_sum_loss(q):
     """``log L_sum = log Σ_i ℓ(q_i)`` over the last axis, finite in the late phase."""
-    return logsumexp(log_ell(_real("q", q, min_ndim=1)))
+    return _logsumexp(_log_ell(_real("q", q, min_ndim=1)))
 
 
 def log_expm1_exp(log_x):
@@ -114,7 +137,10 @@ def log_expm1_exp(log_x):
     For ``x`` past float64's range (``log x > 709.78``) the value ``≈ x`` is not
     representable: a ``ValueError`` naming ``log_x``.
     """
-    log_x = _real("log_x", log_x)
+    return _log_expm1_exp(_real("log_x", log_x))
+
+
+def _log_expm1_exp(log_x):
     if np.any(log_x > _LOG_MAX):
         raise ValueError(f"`log_x` must be <= {_LOG_MAX:.6g} (log(e^x - 1) = x would overflow "
                          f"float64), got {np.max(log_x)!r}")
@@ -161,9 +187,9 @@ def scaled_loss_terms(q_hat, log_norm):
     ``log(g_i/L_sum) = −s_i − e^{−q_i} − rest``.  Otherwise margins are formed directly,
     except that a misclassified margin past ``−e^40`` enters as ``log ℓ = log |q|``.
     """
-    q_hat = _real("q_hat", q_hat, min_ndim=1)
-    ln = _real("log_norm", log_norm)[..., None]
-    q_min = q_hat.min(axis=-1, keepdims=True)
+    q_hat = _real("q_hat", q_hat, min_ndim=1, nan_check=False)
+    ln = np.asarray(_real("log_norm", log_norm))[..., None]
+    q_min = _nan_free("q_hat", q_hat.min(axis=-1, keepdims=True))  # min propagates NaN
     # exact limits, not accidents: log 0 = −inf (q̂ = 0, the argmin) and e^{huge} = inf
     with np.errstate(divide="ignore", over="ignore"):
         t = ln + np.log(np.abs(q_hat))  # log |q_i|
@@ -175,22 +201,24 @@ def scaled_loss_terms(q_hat, log_norm):
         with np.errstate(divide="ignore", over="ignore"):
             s = np.exp(ln + np.log(q_hat - q_min))
         tail = np.exp(-np.abs(q))  # e^{-q_i} ≤ e^{-30} on far runs (their q are positive)
-        rest_far = logsumexp(-s - 0.5 * tail)
+        rest_far = _logsumexp(-s - 0.5 * tail)
         if all_far:
             return q_min[..., 0], rest_far, -s - tail - rest_far[..., None]
-    log_l = np.where((q_hat < 0) & (t > _HUGE_LOG_MARGIN), t, log_ell(q))
-    rest_near = logsumexp(log_l)  # finite: a near run has a margin ≤ 30
+    log_l = np.where((q_hat < 0) & (t > _HUGE_LOG_MARGIN), t, _log_ell(q))
+    rest_near = _logsumexp(log_l)  # finite: a near run has a margin ≤ 30
     if not any_far:
-        return np.zeros(q_min.shape[:-1]), rest_near, log_g(q) - rest_near[..., None]
+        return np.zeros(q_min.shape[:-1]), rest_near, log_expit(-q) - rest_near[..., None]
     rest = np.where(far[..., 0], rest_far, rest_near)
-    log_w = np.where(far, -s - tail - rest_far[..., None], log_g(q) - rest_near[..., None])
+    log_w = np.where(far, -s - tail - rest_far[..., None], log_expit(-q) - rest_near[..., None])
     return np.where(far[..., 0], q_min[..., 0], 0.0), rest, log_w
 
 
 def log_sum_loss_scaled(lead, rest, log_norm):
     """``log L_sum`` from :func:`scaled_loss_terms` (``−inf`` once it is below any float)."""
-    lead, rest = _real("lead", lead), _real("rest", rest)
-    log_norm = _real("log_norm", log_norm)
+    return _lsl_scaled(_real("lead", lead), _real("rest", rest), _real("log_norm", log_norm))
+
+
+def _lsl_scaled(lead, rest, log_norm):
     with np.errstate(over="ignore", invalid="ignore"):  # e^{log_norm}·0 for lead = 0 runs
         big = np.where(lead > 0, np.exp(log_norm) * lead, 0.0)
     return rest - big
@@ -200,9 +228,9 @@ def smoothed_margin_scaled(lead, rest, log_norm):
     """``γ̃`` from :func:`scaled_loss_terms`, finite for every ‖W‖ (Eq. 5, summed loss)."""
     lead, rest = _real("lead", lead), _real("rest", rest)
     log_norm = _real("log_norm", log_norm)
-    direct = smoothed_margin_from(np.where(lead > 0, -30.0, rest), log_norm)
+    direct = _smoothed_from(np.where(lead > 0, -30.0, rest), log_norm)
     # L_sum ≤ n e^{-30}: −log(e^L − 1) = −log L − L/2 + O(L²), and −log L = ‖W‖ lead − rest
-    half_l = 0.5 * np.exp(log_sum_loss_scaled(lead, rest, log_norm))
+    half_l = 0.5 * np.exp(_lsl_scaled(lead, rest, log_norm))
     with np.errstate(over="ignore"):  # ‖W‖ below e^-709: γ̃ is honestly ±inf
         return np.where(lead > 0, lead - (rest + half_l) * np.exp(-log_norm), direct)
 
@@ -213,6 +241,9 @@ def smoothed_margin_from(log_loss_sum, log_norm):
     Takes ``log L_sum`` and ``log ‖W‖`` so it stays finite when ``L_sum`` underflows
     and ``‖W‖`` overflows.  Meaningful (and ≤ γ̄) once ``L_sum < log 2``.
     """
-    log_norm = _real("log_norm", log_norm)
+    return _smoothed_from(_real("log_loss_sum", log_loss_sum), _real("log_norm", log_norm))
+
+
+def _smoothed_from(log_loss_sum, log_norm):
     with np.errstate(over="ignore"):  # ‖W‖ below e^-709: γ̃ honestly ±inf
-        return -log_expm1_exp(_real("log_loss_sum", log_loss_sum)) * np.exp(-log_norm)
+        return -_log_expm1_exp(log_loss_sum) * np.exp(-log_norm)
