@@ -245,8 +245,8 @@ def test_replay_without_a_record_asks_for_the_family(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--only", "nope"], "unknown claim id(s) nope"),
-    (["--cases", "0"], "--cases must be >= 1"),
-    (["--workers", "-1"], "--workers must be >= 0"),
+    (["--cases", "0"], "--cases must be in [1, 1000000]"),
+    (["--workers", "-1"], "--workers must be in [0, 1024]"),
     (["--resume", "--no-checkpoint"], "--resume needs checkpoints"),
 ])
 def test_usage_errors(argv, message, capsys):

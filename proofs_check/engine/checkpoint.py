@@ -60,7 +60,7 @@ def bit_config() -> dict:
             "machine": platform.machine()}
 
 
-def _sha(text: str) -> str:
+def payload_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -86,7 +86,7 @@ class Checkpoint:
         self.config = {**config, "code": io.code_fingerprint() if code is None else code,
                        "bits": bit_config() if bits is None else bits}
         blob = json.dumps(self.config, sort_keys=True)
-        self.id = _sha(blob)[:16]
+        self.id = payload_hash(blob)[:16]
         self.dir = Path(state) / self.id
         #: (path, reason) of every stored file that was refused and recomputed
         self.rejected: list = []
@@ -114,7 +114,7 @@ class Checkpoint:
 
     def _write(self, path: Path, kind: str, claim_id: str, key: str, payload: str) -> None:
         envelope = {"format": FORMAT, "config": self.id, "kind": kind, "claim": claim_id,
-                    "key": key, "sha256": _sha(payload), "payload": payload}
+                    "key": key, "sha256": payload_hash(payload), "payload": payload}
         if not self._writable:
             return
         try:
@@ -138,7 +138,7 @@ class Checkpoint:
             wrong = [f for f, v in expected.items() if env[f] != v]
             if wrong:
                 raise codec.CodecError(f"{', '.join(wrong)} do not match this run")
-            if not isinstance(env["payload"], str) or _sha(env["payload"]) != env["sha256"]:
+            if not isinstance(env["payload"], str) or payload_hash(env["payload"]) != env["sha256"]:
                 raise codec.CodecError("content hash does not match")
             return codec.loads(env["payload"])
         except Exception as exc:  # whatever is wrong with a file, it is recomputed
