@@ -177,14 +177,21 @@ def _replay(args, load) -> int:
     except report.ReportError as exc:
         _err(f"--replay: {exc}")
         return 2
+    if known and family not in known:
+        _err(f"--replay: claim {args.replay} draws no case of family {family!r}; its "
+             f"families in {path}: {', '.join(known)}")
+        return 2
     result = runner.run_one(args.replay, seed=0, budget=args.budget,
                             replay=Case(family, args.seed), load=load)
     if result is None:
         _err(f"{args.replay}: no check written yet")
         return 2
     counts = result.counts
-    if not result.clauses and not counts.get("assumption_not_met") and \
-            not counts.get("inconclusive") and result.verdict != "ERROR":
+    untouched = not result.clauses and not counts.get("assumption_not_met") and \
+        not counts.get("inconclusive")
+    # an ERROR only because the control then saw no case is not a crash of the replayed case
+    if untouched and (result.verdict != "ERROR"
+                      or (result.error or "").startswith("the negative control")):
         hint = f"; its families in {path}: {', '.join(known)}" if known else ""
         _err(f"--replay: claim {args.replay} draws no case of family {family!r}{hint}")
         return 2
