@@ -48,11 +48,11 @@ def _alive(pids) -> set:
     return {p for p in pids if _ppid_and_state(p)[1] not in (None, "Z", "X")}
 
 
-def _start(tmp_path, *extra):
+def _start(tmp_path, *, pipes: bool):
     cmd = [sys.executable, "-m", "proofs_check", "--selftest", "--only", "self.slow",
-           "--cases", "400", "--workers", "2", "--state", str(tmp_path / "state"), *extra]
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+           "--cases", "400", "--workers", "2", "--state", str(tmp_path / "state")]
+    out = subprocess.PIPE if pipes else subprocess.DEVNULL
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out, text=True)
 
 
 def _wait_for_workers(proc, count=2, timeout=60.0) -> set:
@@ -70,7 +70,7 @@ def _wait_for_workers(proc, count=2, timeout=60.0) -> set:
 
 @pytest.mark.slow
 def test_sigkill_of_the_runner_leaves_no_worker_behind(tmp_path):
-    proc = _start(tmp_path)
+    proc = _start(tmp_path, pipes=False)
     try:
         family = _wait_for_workers(proc)
         assert len(family) >= 2  # two workers (and the resource tracker)
@@ -88,7 +88,7 @@ def test_sigkill_of_the_runner_leaves_no_worker_behind(tmp_path):
 
 @pytest.mark.slow
 def test_sigint_with_busy_workers_exits_promptly_and_cleanly(tmp_path):
-    proc = _start(tmp_path)
+    proc = _start(tmp_path, pipes=True)
     try:
         family = _wait_for_workers(proc)
         began = time.monotonic()
@@ -97,6 +97,7 @@ def test_sigint_with_busy_workers_exits_promptly_and_cleanly(tmp_path):
         took = time.monotonic() - began
     finally:
         proc.kill()
+        proc.communicate()
     assert proc.returncode == 130, err
     assert took < BOUND and "interrupted: no report written" in err
     assert "Traceback" not in err
