@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed-stamp
 SEED ?= 0
 # what `make venv` installs: the library, its tests, the figures and the Dask executor
 EXTRAS ?= test,figures,dask
-PIP := $(BIN)/python -m pip --disable-pip-version-check --progress-bar off
+PIP := $(BIN)/python -m pip --disable-pip-version-check
+PIP_INSTALL := $(PIP) install --progress-bar off
 
 .PHONY: help venv shell test test-slow verify update-claims figures bench update-bench \
         dist check-dist clean
@@ -29,11 +30,11 @@ $(STAMP): setup.cfg pyproject.toml
 	@echo "[venv 1/3] creating $(VENV) with $(PY) (a few seconds)"
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@echo "[venv 2/3] upgrading pip in $(VENV)"
-	@$(PIP) install -q --upgrade pip
+	@$(PIP_INSTALL) -q --upgrade pip
 	@echo "[venv 3/3] installing linteach[$(EXTRAS)] in editable mode: numpy, scipy, cvxpy," \
 	      "clarabel, scikit-learn, matplotlib, pytest, hypothesis, dask, tqdm"
 	@echo "           (about 1-2 min from an empty cache; pip lists what it fetches)"
-	@$(PIP) install -e '.[$(EXTRAS)]'
+	@$(PIP_INSTALL) -e '.[$(EXTRAS)]'
 	@$(BIN)/python -c "import linteach, proofs_check" && touch $(STAMP) \
 	    && echo "[venv] ready: $(BIN)/linteach, $(BIN)/proofs_check"
 
@@ -92,7 +93,7 @@ figures: $(STAMP)
 bench: $(STAMP)
 ifeq ($(WITH_TORCH),1)
 	@echo "[bench] installing linteach[bench] (torch, with its CUDA libraries: a large download)"
-	$(PIP) install -e '.[bench,$(EXTRAS)]'
+	$(PIP_INSTALL) -e '.[bench,$(EXTRAS)]'
 endif
 	@mkdir -p build
 	@$(BIN)/python -c "import torch" 2>/dev/null || echo "[bench] torch is not installed:" \
@@ -107,7 +108,7 @@ update-bench: bench
 ## sdist and wheel into dist/ (the `build` frontend is installed into .venv on first use)
 dist: $(STAMP)
 	@echo "[dist] python -m build: sdist and wheel into dist/"
-	@$(BIN)/python -c "import build" 2>/dev/null || $(PIP) install -q build
+	@$(BIN)/python -c "import build" 2>/dev/null || $(PIP_INSTALL) -q build
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 

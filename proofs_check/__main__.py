@@ -15,9 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-from . import _executor, _selftest, registry, report, runner
-from ._checkpoint import Checkpoint
-from .result import BUDGET_SCALE, Case
+from . import report
+from .engine import executor as executors
+from .engine import registry, runner, selftest
+from .engine.checkpoint import Checkpoint
+from .engine.contract import Case
+from .engine.context import BUDGET_SCALE
 
 #: where ``--replay`` without ``--family`` looks for the recorded cases by default
 DEFAULT_JSON = Path("docs/claims.json")
@@ -115,9 +118,9 @@ def _compare(a, b) -> int:
 
 def _executor_for(args):
     if args.dask:
-        return _executor.dask_executor(args.dask)
+        return executors.dask_executor(args.dask)
     if args.workers >= 1:
-        return _executor.local_pool(args.workers)
+        return executors.local_pool(args.workers)
     return contextlib.nullcontext(None)
 
 
@@ -157,7 +160,7 @@ def _sigterm(signum, frame):
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = _parser().parse_args(argv)
-    checks, load = ((_selftest.CHECKS, _selftest.load) if args.selftest
+    checks, load = ((selftest.CHECKS, selftest.load) if args.selftest
                     else (registry.CHECKS, registry.load))
     problem = _usage_error(args, list(checks))
     if problem:
@@ -167,7 +170,7 @@ def main(argv=None) -> int:
         return _compare(*args.compare)
     if args.replay:
         return _replay(args, load)
-    ids = args.only or list(_selftest.DEFAULT if args.selftest else checks)
+    ids = args.only or list(selftest.DEFAULT if args.selftest else checks)
     checkpoint = None
     if not args.no_checkpoint:
         config = {"seed": args.seed, "budget": args.budget, "cases": args.cases,
@@ -191,7 +194,7 @@ def main(argv=None) -> int:
     previous = signal.signal(signal.SIGTERM, _sigterm)
     try:
         with _executor_for(args) as executor:
-            where = _executor.describe(executor)
+            where = executors.describe(executor)
             print(f"proofs_check: budget {args.budget}, seed {args.seed}, {len(ids)} claims, "
                   f"{where}")
             print(f"{'claim':10s} {'verdict':20s} {'cases':>8s} {'worst slack':>12s} "

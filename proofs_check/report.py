@@ -13,77 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import platform
-import sys
-import tempfile
-from pathlib import Path
+
+from .engine import io
+from .engine.io import atomic_write, platform_info, versions
 
 #: keys that measure time: the only per-claim fields allowed to differ between reruns
 TIMING_FIELDS = ("seconds",)
 #: top-level section describing how the run went (executor, workers, resumed, seconds)
 RUN_SECTION = "run"
-
-
-def versions() -> dict:
-    """Versions of Python and every package that computes a number in the report."""
-    import numpy
-    import scipy
-
-    out = {"python": sys.version.split()[0], "numpy": numpy.__version__,
-           "scipy": scipy.__version__, "platform": platform.platform()}
-    for name in ("cvxpy", "clarabel", "hypothesis", "threadpoolctl"):
-        try:
-            out[name] = __import__(name).__version__
-        except Exception:  # optional at report time
-            out[name] = None
-    import linteach
-
-    out["linteach"] = linteach.__version__
-    return out
-
-
-def blas() -> list:
-    """The BLAS libraries loaded (kernel architecture included: it decides the last bits)."""
-    import importlib
-
-    from threadpoolctl import threadpool_info
-
-    # Load every numeric library a check may use, so the list does not depend on which
-    # ones this process happened to import (workers may have imported them instead).
-    for name in ("scipy.linalg", "cvxpy"):
-        try:
-            importlib.import_module(name)
-        except ImportError:  # cvxpy is required, but the report must not be what fails
-            pass
-    keep = ("internal_api", "version", "architecture", "threading_layer")
-    # BLAS only: OpenMP runtimes come and go with whatever else a process imported
-    libs = [{"library": Path(lib["filepath"]).name, **{k: lib.get(k) for k in keep}}
-            for lib in threadpool_info() if lib.get("user_api") == "blas"]
-    return sorted(libs, key=lambda lib: lib["library"])  # load order varies between runs
-
-
-def platform_info() -> dict:
-    uname = platform.uname()
-    return {"system": uname.system, "release": uname.release, "machine": uname.machine,
-            "python_implementation": platform.python_implementation(), "blas": blas()}
-
-
-def atomic_write(path, text) -> None:
-    """Write ``text`` (str or bytes) to ``path`` via a temporary file and ``os.replace``.
-
-    A reader, or a run killed at any moment, sees the old file or the new one, never half.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _ledger_hash(ledger: dict) -> str:
@@ -93,9 +30,7 @@ def _ledger_hash(ledger: dict) -> str:
 
 def manifest(results, *, seed, budget, cases=None) -> dict:
     """What a reviewer needs to rerun the report and check it reproduced."""
-    from ._checkpoint import code_fingerprint
-
-    return {"versions": versions(), "platform": platform_info(), "code": code_fingerprint(),
+    return {"versions": versions(), "platform": platform_info(), "code": io.code_fingerprint(),
             "budget": budget, "seed": seed, "cases_per_family": cases,
             "claims": {r.id: {"cases": r.cases, "families": r.families,
                               "ledger_cases": len(r.ledger),

@@ -8,7 +8,10 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from proofs_check import _checkpoint, _executor, _selftest, report, runner  # noqa: E402
+from proofs_check import report  # noqa: E402
+from proofs_check.engine import executor as _executor  # noqa: E402
+from proofs_check.engine import io, runner  # noqa: E402
+from proofs_check.engine import selftest as _selftest  # noqa: E402
 from proofs_check.__main__ import main  # noqa: E402
 
 ARGS = ["--selftest", "--only", "self.sgd", "self.fail", "--budget", "quick", "--no-checkpoint"]
@@ -30,7 +33,7 @@ def cluster():
 
 @pytest.fixture(autouse=True)
 def fixed_code(monkeypatch):
-    monkeypatch.setattr(_checkpoint, "code_fingerprint", lambda: "fixed")
+    monkeypatch.setattr(io, "code_fingerprint", lambda: "fixed")
 
 
 def test_dask_run_reproduces_the_local_claims_json(cluster, tmp_path):

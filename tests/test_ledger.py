@@ -6,9 +6,11 @@ import re
 import numpy as np
 import pytest
 
-from proofs_check import _checkpoint, report, runner
+from proofs_check import report
 from proofs_check.__main__ import main
-from proofs_check.result import Case, Claim, Context, digest
+from proofs_check.engine import io, runner
+from proofs_check.engine.context import Context
+from proofs_check.engine.contract import Case, Claim, digest
 
 ARGS = ["--selftest", "--only", "self.sgd", "self.fail", "--budget", "quick", "--no-checkpoint"]
 
@@ -16,7 +18,7 @@ ARGS = ["--selftest", "--only", "self.sgd", "self.fail", "--budget", "quick", "-
 @pytest.fixture(autouse=True)
 def fixed_code(monkeypatch):
     # other sessions edit the tree while tests run; the fingerprint has its own tests
-    monkeypatch.setattr(_checkpoint, "code_fingerprint", lambda: "fixed")
+    monkeypatch.setattr(io, "code_fingerprint", lambda: "fixed")
 
 
 def write(tmp_path, name, *extra):
@@ -121,7 +123,7 @@ def test_reproducible_view_drops_only_timing_and_run():
 
 
 def test_run_one_is_unchanged_for_check_authors():
-    from proofs_check import _selftest
+    from proofs_check.engine import selftest as _selftest
 
     result = runner.run_one("self.sgd", seed=0, budget="quick", cases=8, load=_selftest.load)
     assert result.verdict == "PASS" and result.negative_control_caught is True

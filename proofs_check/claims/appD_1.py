@@ -11,7 +11,7 @@ the paper's counterexample is reproduced on every case, with three certificates:
 * ``thm51_violated``: the Theorem 5.1 sign test (r = 0, so every x is in its regime) finds
   violations.
 
-Signs are exact (:mod:`proofs_check._signs`).  The control runs the same certificates on
+Signs are exact (:mod:`proofs_check.kit.signs`).  The control runs the same certificates on
 leaky nets (Corollary 6.1 says they must all fail there).
 """
 from __future__ import annotations
@@ -21,9 +21,10 @@ import numpy as np
 
 import linteach as lt
 
-from ._signs import TIE, output_signs, sign_agreement
-from .cor6_1 import clustered_copies
-from .result import Case, Claim, Context, verdict_of
+from ..engine.contract import Case, Claim
+from ..engine.context import Context, verdict_of
+from ..kit.geometry import clustered_copies
+from ..kit.signs import TIE, output_signs, sign_agreement
 
 __all__ = ["CLAIM", "check", "witness_points", "evaluate_cases"]
 
@@ -32,7 +33,7 @@ CLAIM = Claim(
     id="appD.1",
     statement="a perfectly clustered ReLU net with two neurons (w, u) outputs 0 on the cone "
               "{w·x ≤ 0, u·x ≤ 0} and its decision boundary is not linear",
-    reference="App. D.1, Fig. 5 (EQUATIONS §5)",
+    reference="App. D.1, Fig. 5 (docs/math.md §5)",
     hypotheses="α = 0 (ReLU); w and u linearly independent",
     cases="random w, u in R^d (d 2–10, log-uniform scales), k = 1 and k copies (k ≤ 10), "
           "v drawn; 400 random points filtered to the open cone",
@@ -126,4 +127,4 @@ def check(ctx: Context) -> None:
     failed = {c: sub.worst[c].violations for c in CLAUSES if c in sub.worst}
     ctx.negative_control(verdict == "FAIL" and all(failed.get(c, 0) > 0 for c in CLAUSES),
                          "leaky nets (α in (0.05, 0.95)) must fail every certificate",
-                         verdict=verdict, violations=failed)
+                         controls=sub, verdict=verdict, violations=failed)

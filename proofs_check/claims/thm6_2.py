@@ -1,7 +1,7 @@
 """Theorem 6.2 (``thm6.2``): under Assumptions 3 and 4 the flow ends in PAR and solves Eq. 8.
 
 Each case is one data set and two initialisations trained as one batch with the late-phase
-flow and its step-halving companion (:mod:`proofs_check._flow`).  Per run the hypotheses
+flow and its step-halving companion (:mod:`proofs_check.kit.flow`).  Per run the hypotheses
 are checked first (Assumption 4 by the LP of :func:`linteach.convex.assumption4_lp`,
 Assumption 6.1, an NAR from ``T_NAR`` on, Assumption 3 ``γ̃ > α v √k R_x`` at some record
 after ``T_NAR`` in both the run and its companion); then the conclusions: the NAR is PAR
@@ -15,9 +15,10 @@ import numpy as np
 
 import linteach as lt
 
-from . import _flow
-from .result import Case, Claim, Context, digest
-from .thm6_1 import COS_TOL, classify, left_pattern, radius_slack, record_run
+from ..kit import flow
+from ..engine.contract import Case, Claim, digest
+from ..engine.context import Context
+from ..kit.nar import COS_TOL, classify, left_pattern, radius_slack, record_run
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "eq8_slack", "boundary_slack",
            "par_beta"]
@@ -29,7 +30,7 @@ CLAIM = Claim(
     statement="under Assumptions 6.1, 3 and 4, if the flow stays in an NAR it is PAR(β) from "
               "T_Margin on and converges to a perfectly clustered net whose (w, u) direction "
               "solves Eq. 8; the predicted boundary is (w − u)·x = 0",
-    reference="Theorem 6.2, Lemma 6.1, App. G (EQUATIONS §7; Assumptions 3, 4 and Eq. 8's "
+    reference="Theorem 6.2, Lemma 6.1, App. G (docs/math.md §7; Assumptions 3, 4 and Eq. 8's "
               "exact form derived)",
     hypotheses="Assumption 4 (LP certificate per data set); Assumption 6.1; the final pattern "
                "held from T_NAR ≤ half the steps; Assumption 3: γ̃ > α·v·√k·R_x at a record "
@@ -76,7 +77,7 @@ def par_beta(directions, X, y) -> np.ndarray:
 def eq8_slack(direction, w, u) -> tuple[float, float]:
     """Slack of ``1 − cos(Ŵ, (w…w, u…u)) ≤ COS_TOL`` and the ``1 − cos`` itself."""
     k = direction.shape[0] // 2
-    gap = 1.0 - _flow.cosine(direction, _flow.lifted(w, u, k))
+    gap = 1.0 - flow.cosine(direction, flow.lifted(w, u, k))
     return 1.0 - gap / COS_TOL, gap
 
 
@@ -92,7 +93,7 @@ def boundary_slack(net, direction, w, u, X_test) -> tuple[np.ndarray, dict]:
     xn = np.linalg.norm(X_test, axis=-1)
     cos_p = np.abs(X_test @ n_pred) / (xn * np.linalg.norm(n_pred))
     cos_l = np.abs(X_test @ n_learn) / (xn * np.linalg.norm(n_learn))
-    theta = np.arccos(np.clip(_flow.cosine(n_pred, n_learn), -1.0, 1.0))
+    theta = np.arccos(np.clip(flow.cosine(n_pred, n_learn), -1.0, 1.0))
     band = 2.0 * float(lt.cluster_radius(direction)) / float(np.linalg.norm(n_learn))
     differ = np.sign(net.forward(direction, X_test)) != np.sign(X_test @ n_pred)
     slack = np.maximum(np.sin(theta) - cos_p, band - cos_l)[differ]
@@ -102,14 +103,14 @@ def boundary_slack(net, direction, w, u, X_test) -> tuple[np.ndarray, dict]:
 
 def _test_points(case: Case, spec: dict, d: int) -> np.ndarray:
     rng = case.rng.spawn(3)[2]  # children 0 and 1 make the data and the inits
-    same = _flow.make_data(spec["kind"], rng, n=N_TEST // 2, d=d).X
+    same = flow.make_data(spec["kind"], rng, n=N_TEST // 2, d=d).X
     return np.vstack([same, rng.standard_normal((N_TEST // 2, d))])
 
 
 def build_case(case: Case, spec: dict):
     """``(X, y, W0)`` of ``case``, drawn from its seed alone."""
     data_rng, init_rng, _test_rng = case.rng.spawn(3)
-    ds = _flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"])
+    ds = flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"])
     scales = np.asarray(INIT_SCALES)
     W0 = lt.Net(k=spec["k"], alpha=spec["alpha"]).init(ds.d, scale=1.0, rng=init_rng,
                                                        batch=len(scales))
@@ -117,7 +118,7 @@ def build_case(case: Case, spec: dict):
 
 
 def _analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, scale) -> dict:
-    s = _flow.limit_summary(pair, r)
+    s = flow.limit_summary(pair, r)
     out = {"scale": scale, "a4_slack": float(a4.slack.min()), "entry_step": s["T_NAR_step"],
            "drift": s["drift"], "companion_gap": s["companion_gap"],
            "log_time_end": s["log_time_end"]}
@@ -143,8 +144,8 @@ def _analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, scale) -> dict:
               "cluster_radius_vanishes": radius_slack(s["radius_end"], s["radius_entry"]),
               "direction_solves_eq8": eq8_s, "boundary_matches_eq8": b_slack}
     out.update(slacks=slacks, one_minus_cos=gap,
-               one_minus_cos_half=1.0 - _flow.cosine(s["direction_half"],
-                                                     _flow.lifted(*eq8, net.k)),
+               one_minus_cos_half=1.0 - flow.cosine(s["direction_half"],
+                                                     flow.lifted(*eq8, net.k)),
                wrong_slack=wrong_s, wrong_one_minus_cos=wrong_gap, a3=a3, a3_bound=bound,
                a3_ratio=a3 / bound, radius=s["radius_end"], **b_info)
     if a3 <= bound:
@@ -163,8 +164,8 @@ def run_cases(item) -> list:
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = [build_case(case, spec) for case in cases]
     per = len(INIT_SCALES)
-    X, y, W0 = _flow.stack_runs(built)
-    pair = _flow.flow_pair(net, W0, X, y, n_steps=n_steps)
+    X, y, W0 = flow.stack_runs(built)
+    pair = flow.flow_pair(net, W0, X, y, n_steps=n_steps)
     results = []
     for i, (case, (Xc, yc, W0)) in enumerate(zip(cases, built)):
         a4 = convex.assumption4_lp(Xc, yc)
@@ -180,11 +181,11 @@ def run_cases(item) -> list:
 
 
 def _cases(ctx: Context):
-    return _flow.family_runs(ctx, run_cases, FAMILIES, N_STEPS, chunk=CHUNK)
+    return flow.family_runs(ctx, run_cases, FAMILIES, N_STEPS, chunk=CHUNK)
 
 
 def _control(ctx: Context, results) -> None:
-    sub = _flow.control_context(ctx, "direction_solves_eq8")
+    sub = flow.control_context(ctx, "direction_solves_eq8")
     gaps = []
     for case, family, res in results:
         if FAMILIES[family]["kind"] != "rescaled":
@@ -193,10 +194,10 @@ def _control(ctx: Context, results) -> None:
             if "wrong_slack" in run and run["outcome"] in ("ok", "anm"):
                 sub.record("direction_solves_eq8", run["wrong_slack"], case, run=r)
                 gaps.append(run["wrong_one_minus_cos"])
-    caught, verdict = _flow.all_violated(sub, "direction_solves_eq8")
+    caught, verdict = flow.all_violated(sub, "direction_solves_eq8")
     ctx.negative_control(caught, f"Eq. 8 solved with α = {WRONG_ALPHA} as the prediction must "
                          "FAIL on every evaluated run of the rescaled (asymmetric) sets",
-                         verdict=verdict, runs=len(gaps),
+                         controls=sub, verdict=verdict, runs=len(gaps),
                          min_one_minus_cos=min(gaps) if gaps else None)
 
 
@@ -221,7 +222,7 @@ def _measure(ctx: Context, results) -> None:
         return
     ok = [run for _f, run in done if run["outcome"] == "ok"]
     without_a3 = [run for _f, run in done if run["outcome"] == "anm"]
-    span = _flow.span
+    span = flow.span
     if ok:
         ctx.measure("eq8", {
             "one_minus_cos": span(r["one_minus_cos"] for r in ok),

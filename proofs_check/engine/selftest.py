@@ -20,7 +20,7 @@ import numpy as np
 
 import linteach as lt
 
-from .result import Claim, digest
+from .contract import Claim, digest
 
 #: cases trained together in one ``ctx.map`` batch (fixed: it must not depend on the executor)
 BATCH = 8
@@ -68,7 +68,7 @@ def _check(ctx, *, delay=0.0, raise_batch=None, planted=False):
     cases = ctx.cases(ctx.n(STANDARD_CASES), "small")
     items = [{"cases": cases[i:i + BATCH], "delay": delay, "raise": i // BATCH == raise_batch}
              for i in range(0, len(cases), BATCH)]
-    caught = False
+    caught, evaluated = False, 0
     for out in ctx.map(train_batch, items):
         for case, row in zip(out["cases"], out["rows"]):
             ctx.record("homogeneity", row["homogeneity"], case)
@@ -77,7 +77,9 @@ def _check(ctx, *, delay=0.0, raise_batch=None, planted=False):
                 ctx.record("init_margin_positive", row["init_margin"], case)
             ctx.ledger(case, data=row["data"], W0=row["W0"], W=row["W"])
             caught |= bool(np.min(row["wrong_homogeneity"]) < 0)
-    ctx.negative_control(caught, f"N_(cW) = c^2 N_W with c = {FACTOR} must be flagged")
+            evaluated += 1
+    ctx.negative_control(caught, f"N_(cW) = c^2 N_W with c = {FACTOR} must be flagged",
+                         controls=evaluated)
 
 
 def _claim(claim_id, statement, clauses=("homogeneity", "euler")):
@@ -108,7 +110,7 @@ DEFAULT = ("self.sgd", "self.slow")
 
 
 def load(claim_id: str):
-    """Like :func:`proofs_check.registry.load`, for the self-test claims."""
+    """Like :func:`proofs_check.engine.registry.load`, for the self-test claims."""
     if claim_id not in CHECKS:
         raise ValueError(f"unknown self-test claim {claim_id!r}; known: {', '.join(CHECKS)}")
     return CHECKS[claim_id]

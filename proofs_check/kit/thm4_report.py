@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .result import Case, Context
+from ..engine.contract import Case
+from ..engine.context import Context
 
 _BASE = ("n", "d", "k", "alpha", "v", "eta", "gamma", "R_x", "epochs")
 

@@ -1,13 +1,13 @@
 """App. K (``appK``): first-layer biases by lifting ``x ↦ (x, 1)``; Theorems 4.1 and 5.1 again.
 
 The lifted net is still 1-homogeneous, so the theorems apply in the lifted space
-(EQUATIONS §1, derived): Theorem 4.1 with ``R_x → max‖(x, 1)‖``, ``w* → (w*, b*)`` (the
+(docs/math.md §1, derived): Theorem 4.1 with ``R_x → max‖(x, 1)‖``, ``w* → (w*, b*)`` (the
 max-margin teacher of the lifted points) and ``R_0`` of the lifted weights; Theorem 5.1 with
 ``‖x‖ → ‖(x, 1)‖``, so the linear regime and the boundary are affine in x.
 
-* Theorem 4.1: the ``thm4.1`` machinery (:func:`proofs_check.thm4_1.run_sgd_case` with
+* Theorem 4.1: the ``thm4.1`` machinery (:func:`proofs_check.sgd_configs.run_sgd_case` with
   ``augment=True``: each separable set is shifted off the origin by 0.5 and lifted) and its
-  five clauses (:func:`proofs_check._thm4_report.record_sgd_result`).
+  five clauses (:func:`proofs_check.kit.thm4_report.record_sgd_result`).
 * Theorem 5.1: random clustered nets in ``d + 1`` dimensions (the last column is the bias)
   and points of the form ``(x, 1)``: band-edge, just inside / outside and uniform points
   rescaled to last coordinate 1 (positive rescaling preserves both signs and the regime).
@@ -19,21 +19,22 @@ import numpy as np
 
 import linteach as lt
 
-from . import thm4_1, thm5_1
-from ._thm4_report import measure_looseness
-from .result import Case, Claim, Context, verdict_of
+from ..kit import linear_regime, sgd_configs
+from ..kit.thm4_report import measure_looseness, record_sgd_result
+from ..engine.contract import Case, Claim
+from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "check", "lifted_points", "evaluate_thm51"]
 
 THM51 = "thm5.1_sign_agreement_lifted"
-CLAUSES = thm4_1.CLAUSES + (THM51,)
+CLAUSES = sgd_configs.CLAUSES + (THM51,)
 CLAIM = Claim(
     id="appK",
     statement="with a first-layer bias (inputs lifted to (x, 1)), Theorem 4.1 holds with the "
               "lifted R_x, w* = (w*, b*) and R_0, and Theorem 5.1 holds for the lifted net: "
               "outside the band |(w̄−ū)·(x, 1)| < 2r‖(x, 1)‖ the sign is that of an affine "
               "function of x",
-    reference="App. K, Theorems 4.1 and 5.1 (EQUATIONS §1, §3, §5; slip 8)",
+    reference="App. K, Theorems 4.1 and 5.1 (docs/math.md §1, §3, §5; slip 8)",
     hypotheses="Theorem 4.1: lifted data separable through the origin (affinely separable x); "
                "Theorem 5.1: any lifted net",
     cases="thm4.1 families small-n (3) and large-init (1) with augment=True (shift 0.5, lifted; "
@@ -58,8 +59,8 @@ def lifted_points(rng: np.random.Generator, W, counts=POINTS) -> np.ndarray:
     n_uni, n_edge, n_in, n_out = counts
     d = W.shape[-1] - 1
     X = [lt.augment_bias(rng.standard_normal((n_uni, d)) * rng.uniform(0.1, 5.0, (n_uni, 1)))]
-    for n, c in ((n_edge, 2.0), (n_in, 2.0 * (1 + thm5_1.EDGE_OFFSET)),
-                 (n_out, 2.0 * (1 - thm5_1.EDGE_OFFSET))):
+    for n, c in ((n_edge, 2.0), (n_in, 2.0 * (1 + linear_regime.EDGE_OFFSET)),
+                 (n_out, 2.0 * (1 - linear_regime.EDGE_OFFSET))):
         try:
             P = lt.strategies.band_points(W, 2 * n, c=c, rng=rng)
         except ValueError:  # the band edge has no direction (c·r > ‖w̄ − ū‖)
@@ -73,10 +74,10 @@ def lifted_points(rng: np.random.Generator, W, counts=POINTS) -> np.ndarray:
 
 def _thm51_case(case: Case, alpha):
     rng = case.rng
-    spec = dict(thm5_1.FAMILIES["random"], d=(3, 11))  # W has d + 1 columns, x has d ≥ 2
-    net, W = thm5_1.draw_net(rng, spec, alpha=alpha)
+    spec = dict(linear_regime.NET_SPEC, d=(3, 11))  # W has d + 1 columns, x has d ≥ 2
+    net, W = linear_regime.draw_net(rng, spec, alpha=alpha)
     X = lifted_points(rng, W)
-    slack, info = thm5_1.theorem51_slacks(net, W, X)
+    slack, info = linear_regime.theorem51_slacks(net, W, X)
     return {"slack": slack, "alpha": net.alpha, "k": net.k, "d": W.shape[-1] - 1,
             "regime_points": int(info["in_regime"].sum()), "points": len(X),
             "bias_gap": float(abs(np.subtract(*lt.neuron_means(W))[-1]))}
@@ -100,22 +101,23 @@ def _thm51(ctx: Context, count: int, alpha=None) -> None:
 def _thm41(ctx: Context, *, corrupt: bool = False, counts=None) -> list:
     trained = []
     for family, count in (counts or SGD_FAMILIES).items():
-        spec = thm4_1.FAMILIES[family]
+        spec = sgd_configs.FAMILIES[family]
         cases = ctx.cases(ctx.n(count), f"thm4.1-lifted-{family}")
         items = [{"case": c, "spec": spec, "augment": True, "corrupt": corrupt,
-                  "offset": OFFSET, "epoch_scale": thm4_1.EPOCH_SCALE[ctx.budget]}
+                  "offset": OFFSET, "epoch_scale": sgd_configs.EPOCH_SCALE[ctx.budget]}
                  for c in cases]
-        for case, res in zip(cases, ctx.map(thm4_1.run_sgd_case, items)):
-            thm4_1.record_sgd_result(ctx, case, res)
+        for case, res in zip(cases, ctx.map(sgd_configs.run_sgd_case, items)):
+            record_sgd_result(ctx, case, res)
             if "assumption_not_met" not in res:
                 trained.append(res)
     return trained
 
 
 def _control(ctx: Context) -> None:
-    verdicts = {}
-    for name, clauses in (("corrupted-sgd", thm4_1.INVARIANTS), ("relu", (THM51,))):
+    verdicts, subs = {}, []
+    for name, clauses in (("corrupted-sgd", sgd_configs.INVARIANTS), ("relu", (THM51,))):
         sub = ctx.control_context(f"control-{name}", clauses=clauses)
+        subs.append(sub)
         if name == "relu":
             _thm51(sub, CONTROL_NETS, alpha=0.0)
         else:
@@ -125,7 +127,7 @@ def _control(ctx: Context) -> None:
     ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
                          "SGD with the u-update sign flipped on lifted data must FAIL the "
                          "per-step invariants; ReLU lifted nets must FAIL sign agreement",
-                         **verdicts)
+                         controls=subs, **verdicts)
 
 
 def check(ctx: Context) -> None:

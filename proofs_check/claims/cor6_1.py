@@ -4,7 +4,7 @@ All w neurons equal w and all u neurons equal u (r = 0 exactly); then
 ``sign N_W(x) = sign((w − u)·x)`` for **every** x.  Points are drawn uniformly, at
 distances from 1e-3 down to 1e-15 (relative) off the hyperplane, exactly on it (integer
 lattice nets), and on it up to rounding; every sign is decided exactly
-(:mod:`proofs_check._signs`).
+(:mod:`proofs_check.kit.signs`).
 """
 from __future__ import annotations
 
@@ -13,17 +13,19 @@ import numpy as np
 
 import linteach as lt
 
-from ._signs import sign_agreement
-from .result import Case, Claim, Context, verdict_of
+from ..engine.contract import Case, Claim
+from ..engine.context import Context, verdict_of
+from ..kit.geometry import clustered_copies, near_plane_points
+from ..kit.signs import sign_agreement
 
-__all__ = ["CLAIM", "FAMILIES", "check", "clustered_copies", "near_plane_points"]
+__all__ = ["CLAIM", "FAMILIES", "check"]
 
 CLAUSE = "sign_matches_hyperplane"
 CLAIM = Claim(
     id="cor6.1",
     statement="if all w neurons are equal and all u neurons are equal (0 < α < 1), "
               "sign(N_W(x)) = sign((w − u)·x) for every x: the boundary is a hyperplane",
-    reference="Corollary 6.1 (EQUATIONS §5)",
+    reference="Corollary 6.1 (docs/math.md §5)",
     hypotheses="perfectly clustered W (r = 0), leaky ReLU 0 < α < 1, v > 0",
     cases="random w, u (k 1–20 copies, d 2–10, log-uniform scales), antiparallel and "
           "parallel w, u, small-integer lattice nets with points exactly on the plane; "
@@ -31,27 +33,7 @@ CLAIM = Claim(
     control="the same check on ReLU (α = 0) nets must FAIL (zero cone off the plane)",
     clauses=(CLAUSE,))
 
-#: relative distances of the near-plane points (0: on the plane up to rounding)
-OFFSETS = (1e-3, 1e-8, 1e-12, 1e-15, 0.0)
 FAMILIES = {"random": 30, "antiparallel": 10, "parallel": 10, "lattice": 10}
-
-
-def clustered_copies(w, u, k: int) -> np.ndarray:
-    """``W (2k, d)``: k copies of ``w`` then k copies of ``u`` (perfectly clustered, r = 0)."""
-    return np.concatenate([np.repeat(np.atleast_2d(w), k, 0), np.repeat(np.atleast_2d(u), k, 0)])
-
-
-def near_plane_points(normal, n_per_offset: int, *, rng) -> np.ndarray:
-    """Points at each relative distance in :data:`OFFSETS` from the plane ``normal·x = 0``."""
-    d = len(normal)
-    nh = normal / np.linalg.norm(normal)
-    out = []
-    for t in OFFSETS:
-        P = rng.standard_normal((n_per_offset, d))
-        P -= (P @ nh)[:, None] * nh
-        side = np.where(rng.random(n_per_offset) < 0.5, -1.0, 1.0)
-        out.append(P + (side * t * np.linalg.norm(P, axis=1))[:, None] * nh)
-    return np.concatenate(out)
 
 
 def _net_and_points(case: Case, family: str, alpha):
@@ -109,4 +91,5 @@ def check(ctx: Context) -> None:
     _run(sub, alpha=0.0, count=5)
     verdict = verdict_of(sub)
     ctx.negative_control(verdict == "FAIL", "ReLU (α = 0) perfectly clustered nets must FAIL",
-                         verdict=verdict, violations=sub.worst[CLAUSE].violations)
+                         controls=sub, verdict=verdict,
+                         violations=sub.worst[CLAUSE].violations)

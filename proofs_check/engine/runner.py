@@ -5,10 +5,10 @@ process pool, a Dask cluster); with one, several claims also run at once, each i
 of this process that only orchestrates.  Results do not depend on either: batch results
 return in item order and each claim has its own :class:`Context`, so the report is the same
 as a sequential run's.  BLAS is pinned to one thread here too for the duration (worker
-processes are pinned by :mod:`proofs_check._executor`), so no floating-point reduction is
+processes are pinned by :mod:`proofs_check.engine.executor`), so no floating-point reduction is
 split differently between modes.
 
-With a checkpoint (:class:`proofs_check._checkpoint.Checkpoint`) every finished claim and
+With a checkpoint (:class:`proofs_check.engine.checkpoint.Checkpoint`) every finished claim and
 batch is stored as it finishes; a resumed run reuses them.  Ctrl-C raises
 :class:`Interrupted`, which says what finished.
 """
@@ -23,9 +23,10 @@ from pathlib import Path
 from threadpoolctl import threadpool_limits
 
 from . import registry
-from ._checkpoint import MISSING
-from ._mapper import Cancelled, Mapper
-from .result import Case, CheckResult, Context, verdict_of
+from .checkpoint import MISSING
+from .mapper import Cancelled, Mapper
+from .contract import Case, CheckResult
+from .context import Context, control_problem, verdict_of
 
 #: innermost stack frames kept in an ERROR's traceback summary
 TRACEBACK_FRAMES = 4
@@ -59,7 +60,7 @@ def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckRe
     if verdict == "ERROR":  # the crash need not belong to the worst case: rerun the claim
         reproduce = (f"python -m proofs_check --only {claim.id} --seed {ctx.seed} "
                      f"--budget {ctx.budget} --workers 0"
-                     + ("" if ctx._override is None else f" --cases {ctx._override}"))
+                     + ("" if ctx.cases_override is None else f" --cases {ctx.cases_override}"))
     elif worst is not None:
         reproduce = (f"python -m proofs_check --replay {claim.id} --family {worst.family} "
                      f"--seed {worst.seed}")
@@ -70,12 +71,15 @@ def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckRe
         negative_control_caught=None if ctx.control is None else ctx.control["caught"],
         notes=ctx.notes, seconds=seconds,
         clauses={name: {"worst_slack": w.slack, "family": w.family, "seed": w.seed,
-                        "evaluated": w.evaluated, "violations": w.violations, "detail": w.detail}
+                        "evaluated": w.evaluated, "violations": w.violations,
+                        "evidence": w.strength, "evidence_counts": dict(w.evidence),
+                        "detail": w.detail}
                  for name, w in ctx.worst.items()},
         worst_family=None if worst is None else worst.family, reproduce=reproduce,
         measurements=ctx.measurements, negative_control=ctx.control,
         counts={**ctx.counts, **{f"{k}_examples": v[:5] for k, v in ctx.reasons.items()}},
-        error=error, ledger=ctx.ledger_entries, families=dict(ctx.family_counts))
+        error=error, ledger=ctx.ledger_entries, families=dict(ctx.family_counts),
+        evidence=ctx.evidence)
 
 
 def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
@@ -100,7 +104,7 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
     cancel : threading.Event, optional
         Once set, the check stops at its next batch and :class:`Cancelled` is raised.
     load : callable, optional
-        ``load(claim_id) -> module or None`` (default :func:`proofs_check.registry.load`).
+        ``load(claim_id) -> module or None`` (default :func:`proofs_check.engine.registry.load`).
     """
     module = (load or registry.load)(claim_id)
     if module is None:
@@ -114,6 +118,9 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
         try:
             module.check(ctx)
             verdict = verdict_of(ctx)
+            problem = control_problem(ctx)
+            if problem is not None:  # a control that proved nothing is the check's defect
+                verdict, error = "ERROR", problem
         except Cancelled:
             raise
         except Exception as exc:  # a check that raises is an ERROR verdict, the others still run

@@ -18,22 +18,11 @@ import pickle
 import shutil
 from pathlib import Path
 
-from .report import atomic_write
+from . import io
+from .io import atomic_write
 
 #: returned by the getters when nothing (readable) is stored
 MISSING = object()
-
-
-def code_fingerprint() -> str:
-    """SHA-256 over the source of ``linteach`` and ``proofs_check`` (a resume needs the same code)."""
-    import linteach
-
-    h = hashlib.sha256()
-    for package in (Path(linteach.__file__).parent, Path(__file__).parent):
-        for path in sorted(package.rglob("*.py")):
-            h.update(str(path.relative_to(package.parent)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
 
 
 def _read(path: Path):
@@ -55,11 +44,11 @@ class Checkpoint:
     resume : bool
         Keep what an earlier run of this configuration finished; otherwise start empty.
     code : str, optional
-        Fingerprint of the code (default :func:`code_fingerprint`).
+        Fingerprint of the code (default :func:`proofs_check.engine.io.code_fingerprint`).
     """
 
     def __init__(self, state, config: dict, *, resume: bool, code: str | None = None):
-        self.config = {**config, "code": code_fingerprint() if code is None else code}
+        self.config = {**config, "code": io.code_fingerprint() if code is None else code}
         blob = json.dumps(self.config, sort_keys=True).encode()
         self.dir = Path(state) / hashlib.sha256(blob).hexdigest()[:16]
         self.resumed = resume and (self.dir / "config.json").exists()
@@ -86,7 +75,7 @@ class Checkpoint:
         atomic_write(self._batch(claim_id, key), result_bytes)
 
     def get_claim(self, claim_id: str):
-        """The stored :class:`~proofs_check.result.CheckResult` of a finished claim, or MISSING."""
+        """The stored :class:`~proofs_check.engine.contract.CheckResult` of a finished claim, or MISSING."""
         return _read(self.dir / "claims" / f"{claim_id}.pkl")
 
     def put_claim(self, result) -> None:

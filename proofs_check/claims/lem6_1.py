@@ -1,6 +1,6 @@
 """Lemma 6.1 (``lem6.1``): antipodally symmetric sets satisfy Assumption 4.
 
-Assumption 4 (EQUATIONS §7, derived): every z positive on all positives is negative on all
+Assumption 4 (docs/math.md §7, derived): every z positive on all positives is negative on all
 negatives, and vice versa.  :func:`linteach.convex.assumption4_lp` decides it point by point
 with an LP whose optimum is a scale-free slack; its dual certificate ``−x_j ∈ cone(other
 class)`` is re-checked in NumPy.  For an antipodal set the proof gives more than the sign:
@@ -14,17 +14,19 @@ import numpy as np
 
 import linteach as lt
 
-from .result import Claim, Context, digest, verdict_of
+from ..engine.contract import Claim, digest
+from ..engine.context import Context, verdict_of
+from ..kit.geometry import unit_rows
 
 __all__ = ["CLAIM", "FAMILIES", "check", "evaluate_cases", "antipodal_slack", "antipodal_set",
-           "witness_holds", "unit_rows"]
+           "witness_holds"]
 
 CLAUSE = "assumption4_slack_at_least_1"
 CLAIM = Claim(
     id="lem6.1",
     statement="an antipodally symmetric set ((x, y) ∈ S ⇒ (−x, −y) ∈ S) satisfies "
               "Assumption 4",
-    reference="Lemma 6.1, App. H (EQUATIONS §7; Assumption 4 derived)",
+    reference="Lemma 6.1, App. H (docs/math.md §7; Assumption 4 derived)",
     hypotheses="exact antipodal pairs; separability is not needed (the condition can hold "
                "vacuously)",
     cases="symmetric Gaussians (n 4–80, d 2–10), random antipodal sets with random labels "
@@ -92,12 +94,6 @@ def witness_holds(res, X, y) -> bool:
     j, z = res.witness_index, res.witness
     other = y != y[j]
     return bool(np.all(X[other] @ z >= 1.0 - LP_TOL) and X[j] @ z >= -LP_TOL)
-
-
-def unit_rows(X) -> np.ndarray:
-    """Each point scaled to unit norm: Assumption 4 depends only on the rays through the points
-    (``z·x`` and ``z·cx`` have one sign for ``c > 0``), and the LPs are well conditioned."""
-    return X / np.linalg.norm(X, axis=-1, keepdims=True)
 
 
 def _asymmetric(rng: np.random.Generator, which: str):
@@ -188,6 +184,6 @@ def check(ctx: Context) -> None:
               and all(r["witness_ok"] for r in control))
     ctx.negative_control(caught, "asymmetric sets (a separable ball set; an antipodal set with "
                          "one negative rotated 60°) must FAIL with a NumPy-verified witness z",
-                         violations=worst.violations if worst else 0,
-                         evaluated=worst.evaluated if worst else 0,
+                         controls=sub, violations=worst.violations if worst else 0,
+                         clause_evaluations=worst.evaluated if worst else 0,
                          witnesses_verified=sum(r["witness_ok"] for r in control))

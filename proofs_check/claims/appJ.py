@@ -16,9 +16,10 @@ import numpy as np
 
 import linteach as lt
 
-from . import _flow
-from .lem6_1 import unit_rows
-from .result import Claim, Context, digest
+from ..engine.contract import Claim, digest
+from ..engine.context import Context
+from ..kit import flow
+from ..kit.geometry import unit_rows
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "witness_slacks"]
 
@@ -28,7 +29,7 @@ CLAIM = Claim(
     statement="with two antipodal Gaussians and one positive outlier, gradient flow can reach "
               "100% train accuracy with max n_diff → 0 (an NAR) while not every neuron is in "
               "PAR (an NAR that is not a PAR), so Theorem 6.2's prediction need not hold",
-    reference="App. J, Fig. 9 (EQUATIONS §7, §8)",
+    reference="App. J, Fig. 9 (docs/math.md §7, §8)",
     hypotheses="an outlier set (make_outlier_set: n = 30 + 1, d = 2, outlier_margin 0.2, "
                "outlier_spread 5); small init; witnesses are the runs ending in such an NAR",
     cases="10 outlier sets × 4 inits (scale 1e-2), k = 4, α = 0.3, 2000 steps of turn 0.01 "
@@ -58,14 +59,14 @@ def witness_slacks(run: dict, k: int) -> dict:
 def _analyse(net, X, y, a4, eq8, pair, r) -> dict:
     from linteach import convex
 
-    s = _flow.limit_summary(pair, r)
+    s = flow.limit_summary(pair, r)
     D = s["direction"]
     pw, pu = (float(v) for v in lt.par_fractions(D, X, y))
     out = {"gamma_bar": float(pair["main"]["gamma_bar"][-1, r]), "beta_end": s["beta_end"],
            "beta_end_half": s["beta_end_half"], "max_n_diff": int(max(lt.max_n_diff(D, X))),
            "par_w": pw, "par_u": pu, "par": bool(lt.in_par(D, X, y)), "in_nar": s["in_nar"],
            "a4_slack": float(np.min(a4.slack)) if np.isfinite(np.min(a4.slack)) else 1.0,
-           "eq8_one_minus_cos": 1.0 - _flow.cosine(D, _flow.lifted(*eq8, net.k)),
+           "eq8_one_minus_cos": 1.0 - flow.cosine(D, flow.lifted(*eq8, net.k)),
            "companion_gap": s["companion_gap"], "drift": s["drift"],
            "log_time_end": s["log_time_end"]}
     bound = net.alpha * net.v * np.sqrt(net.k) * float(np.linalg.norm(X, axis=-1).max())
@@ -73,8 +74,8 @@ def _analyse(net, X, y, a4, eq8, pair, r) -> dict:
     if s["in_nar"]:
         agree = lt.Agreement(s["side_w"], s["side_u"], np.float64(s["beta_end"]))
         W_pred = convex.nar_program(X, y, net.alpha, *agree.c(net.alpha), k=net.k, v=net.v)
-        out.update(beta_sol=_flow.interior_beta(W_pred, X),
-                   pattern_one_minus_cos=1.0 - _flow.cosine(D, W_pred))
+        out.update(beta_sol=flow.interior_beta(W_pred, X),
+                   pattern_one_minus_cos=1.0 - flow.cosine(D, W_pred))
     return out
 
 
@@ -89,12 +90,12 @@ def run_cases(item) -> list:
     for case in cases:
         data_rng, init_rng = case.rng.spawn(2)
         extra = {key: spec[key] for key in ("outlier_margin", "outlier_spread") if key in spec}
-        ds = _flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"], **extra)
+        ds = flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"], **extra)
         W0 = net.init(ds.d, scale=1.0, rng=init_rng, batch=len(INIT_SCALES))
         built.append((ds.X, ds.y, W0 * np.asarray(INIT_SCALES)[:, None, None]))
     per = len(INIT_SCALES)
-    X, y, W0 = _flow.stack_runs(built)
-    pair = _flow.flow_pair(net, W0, X, y, n_steps=n_steps)
+    X, y, W0 = flow.stack_runs(built)
+    pair = flow.flow_pair(net, W0, X, y, n_steps=n_steps)
     results = []
     for i, (Xc, yc, W0) in enumerate(built):
         a4 = convex.assumption4_lp(unit_rows(Xc), yc)
@@ -107,7 +108,7 @@ def run_cases(item) -> list:
 
 
 def _run(ctx: Context, families: dict) -> list:
-    return _flow.family_runs(ctx, run_cases, families, N_STEPS, families, chunk=CHUNK)
+    return flow.family_runs(ctx, run_cases, families, N_STEPS, families, chunk=CHUNK)
 
 
 def _is_witness(run: dict) -> bool:
@@ -136,23 +137,24 @@ def check(ctx: Context) -> None:
 
 
 def _control(ctx: Context, par_runs) -> None:
-    sub = _flow.control_context(ctx, "not_par")
+    sub = flow.control_context(ctx, "not_par")
     extra = [(case, r, run) for case, _f, res in _run(sub, CONTROL_FAMILIES)
              for r, run in enumerate(res["runs"]) if run["in_nar"] and run["par"]]
     for case, r, run in par_runs + extra:
         sub.record("not_par", witness_slacks(run, FAMILIES["outlier"]["k"])["not_par"], case,
                    run=r)
-    caught, verdict = _flow.all_violated(sub, "not_par")
+    caught, verdict = flow.all_violated(sub, "not_par")
     ctx.negative_control(caught, "runs that ended in PAR (outlier sets and symmetric Gaussians) "
-                         "fed to the witness clauses must FAIL not_par", verdict=verdict,
-                         evaluated=len(par_runs + extra), from_symmetric=len(extra))
+                         "fed to the witness clauses must FAIL not_par", controls=sub,
+                         verdict=verdict, runs=len(par_runs + extra),
+                         from_symmetric=len(extra))
 
 
 def _measure(ctx: Context, results, witnesses) -> None:
     runs = [run for _c, _f, res in results for run in res["runs"]]
     par = [r for r in runs if r["in_nar"] and r["par"]]
-    ctx.measure("flow", {"companion_gap": _flow.span(r["companion_gap"] for r in runs),
-                         "log_time_end": _flow.span(r["log_time_end"] for r in runs)})
+    ctx.measure("flow", {"companion_gap": flow.span(r["companion_gap"] for r in runs),
+                         "log_time_end": flow.span(r["log_time_end"] for r in runs)})
     ctx.measure("outcomes", {"runs": len(runs), "witnesses": len(witnesses),
                              "par": len(par), "no_nar": sum(not r["in_nar"] for r in runs),
                              "assumption4_fails_on_sets": sum(not res["a4_holds"]

@@ -1,45 +1,26 @@
-"""Theorem 4.1 (``thm4.1``): SGD on a leaky two-layer net reaches ε loss within the bound.
+"""Thm 4.1's case families and one audited SGD case (shared by ``thm4.1`` and ``appK``).
 
 Every case is one *configuration* drawn from its seed (a separable dataset, a net, a step,
 targets ε, and four initialisations of different scale), trained as one batch with
-:func:`linteach.sgd` and audited at every update by :mod:`proofs_check._sgd_cases`.
-
-Reusable by ``appK`` (bias-lifted inputs): :func:`draw_configuration`,
-:func:`run_sgd_case`, :func:`run_sgd_cases`, :func:`record_sgd_result`, :data:`FAMILIES`.
+:func:`linteach.sgd` and audited at every update by :mod:`proofs_check.kit.sgd_cases`.
 """
 from __future__ import annotations
-
 
 import numpy as np
 
 import linteach as lt
 from linteach.bounds import sgd_update_bound
 
-from ._sgd_cases import SignFlippedUNet, theorem_teacher, train_configuration
-from ._thm4_report import measure_looseness, record_sgd_result, scaling_exponents
-from .result import Case, Claim, Context, digest, verdict_of
+from ..engine.contract import Case, digest
+from .sgd_cases import SignFlippedUNet, theorem_teacher, train_configuration
 
-__all__ = ["CLAIM", "FAMILIES", "SCALING_N", "SCALING_EPS", "check", "draw_configuration",
-           "run_sgd_case", "run_sgd_cases", "record_sgd_result", "scaling_exponents"]
+__all__ = ["INVARIANTS", "CLAUSES", "EPOCH_SCALE", "FAMILIES", "SCALING_N", "SCALING_EPS",
+           "CONTROL_FAMILIES", "draw_configuration", "run_sgd_case", "sgd_items",
+           "run_sgd_cases"]
 
 INVARIANTS = ("F_gain_per_step", "G2_gain_per_step")
 CLAUSES = INVARIANTS + ("mistake_epochs_le_T_exact_over_n",
                         "max_loss_le_eps_in_first_mistake_free_epoch", "updates_to_eps_le_M")
-
-CLAIM = Claim(
-    id="thm4.1",
-    statement="SGD (batch 1, epochs without replacement) makes at most T_exact updates in "
-              "leading ε0-mistake epochs; every iterate of the first mistake-free epoch has "
-              "all per-example losses ≤ ε, so L ≤ ε within M(n, ε) = O(n⁴/ε²) updates",
-    reference="Theorem 4.1 and App. B (EQUATIONS §3)",
-    hypotheses="y_i<w*, x_i> ≥ 1 with w* the max-margin teacher (‖w*‖ = 1/γ); ‖x_i‖ ≤ R_x and "
-               "initial neuron norms ≤ R_0, both measured; any η > 0, width k, init scale",
-    cases="per seed: a make_separable set (n 10–300, d 2–10, margin 0.4–0.8), a net (k, α, "
-          "v ≠ 1, η drawn) and 4 inits with R_0 from 1e-4 to 10 trained as one batch; "
-          "families small-n, large-n, large-init, and scaling-n{16..128} for the exponents",
-    control="an SGD step with the u-neuron update's sign flipped must break the per-step "
-            "invariants (FAIL); non-separable data must come back ASSUMPTION-NOT-MET",
-    clauses=CLAUSES)
 
 #: epoch caps scale with the budget; a run's trajectory up to a cap does not depend on it
 EPOCH_SCALE = {"quick": 0.5, "standard": 1.0, "thorough": 2.0}
@@ -145,7 +126,7 @@ def run_sgd_case(item: dict) -> dict:
             "digests": {"data": digest(X), "W0": digest(W0), "W": digest(W)}}
 
 
-def _items(cases, spec, *, augment=False, corrupt=False, budget="standard", offset=0.5):
+def sgd_items(cases, spec, *, augment=False, corrupt=False, budget="standard", offset=0.5):
     return [{"case": c, "spec": spec, "augment": augment, "corrupt": corrupt, "offset": offset,
              "epoch_scale": EPOCH_SCALE[budget]} for c in cases]
 
@@ -154,40 +135,3 @@ def run_sgd_cases(cases, spec, *, augment=False, budget="standard", offset=0.5, 
     """:func:`run_sgd_case` over ``cases`` of one family (``mapper`` e.g. ``ctx.map``)."""
     items = _items(cases, spec, augment=augment, budget=budget, offset=offset)
     return (mapper or (lambda fn, xs: [fn(x) for x in xs]))(run_sgd_case, items)
-
-
-def _control(ctx: Context) -> None:
-    """Corrupted SGD must FAIL the invariants; non-separable data must be ASSUMPTION-NOT-MET."""
-    verdicts, worst = {}, {}
-    for family, corrupt in (("corrupted-sgd", True), ("nonseparable", False)):
-        sub = ctx.control_context("control")
-        spec = CONTROL_FAMILIES[family]
-        cases = sub.cases(spec["count"], family)
-        items = _items(cases, spec, corrupt=corrupt, budget=ctx.budget)
-        for case, res in zip(cases, ctx.map(run_sgd_case, items)):
-            record_sgd_result(sub, case, res)
-        verdicts[family] = verdict_of(sub)
-        worst.update({f"{family}/{c}": sub.worst[c].slack for c in INVARIANTS if c in sub.worst})
-    invariants_broken = any(worst.get(f"corrupted-sgd/{c}", 0.0) < 0 for c in INVARIANTS)
-    caught = (verdicts["corrupted-sgd"] == "FAIL" and invariants_broken
-              and verdicts["nonseparable"] == "ASSUMPTION-NOT-MET")
-    ctx.negative_control(caught, "u-update sign flipped in SGD (must FAIL the per-step "
-                         "invariants); a point repeated with the opposite label (must be "
-                         "ASSUMPTION-NOT-MET)", verdicts=verdicts, worst_invariant_slacks=worst)
-
-
-def check(ctx: Context) -> None:
-    trained, scaling = [], []
-    for family, spec in FAMILIES.items():
-        cases = ctx.cases(ctx.n(spec["count"]), family)
-        items = _items(cases, spec, budget=ctx.budget)
-        for case, res in zip(cases, ctx.map(run_sgd_case, items)):
-            record_sgd_result(ctx, case, res)
-            if "assumption_not_met" not in res:
-                trained.append(res)
-                if family.startswith("scaling-"):
-                    scaling.append(res)
-    measure_looseness(ctx, trained)
-    if scaling:
-        scaling_exponents(ctx, scaling)
-    _control(ctx)

@@ -1,60 +1,34 @@
-"""The contract between a claim check and the runner: ``Claim``, ``Context``, ``CheckResult``.
-
-A check module defines ``CLAIM = Claim(...)`` and ``def check(ctx: Context) -> None``.  It
-draws cases with :meth:`Context.cases`, trains them (batched where it can), and reports
-per named clause a **slack normalised so that ≥ 0 means the clause holds**, with the case
-that produced it.  It never stops at the first failure; it runs its negative control and
-reports whether the control was caught.  The runner turns this into a :class:`CheckResult`.
+"""What a check receives: :class:`Context` (budget, cases, reporting) and :func:`verdict_of`.
 
 Case identity: each case has an integer ``seed`` (drawn from the run's root
 ``SeedSequence`` through ``spawn``) and a ``family`` name; ``np.random.default_rng(seed)``
 inside that family reproduces the case exactly:
 ``python -m proofs_check --replay ID --family F --seed S``.
+
+Negative controls: :meth:`Context.control_context` gives a control its own case stream;
+:meth:`Context.negative_control` records whether it was caught **and what it evaluated**.
+A control that evaluated no case, or left a drawn case unaccounted for (neither recorded,
+nor hypothesis-not-met, nor inconclusive), makes the claim an ERROR, never "caught".
 """
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
-VERDICTS = ("PASS", "FAIL", "ASSUMPTION-NOT-MET", "INCONCLUSIVE", "ERROR")
+from .contract import STRENGTHS, Case, Claim, plain, weakest
+
+__all__ = ["BUDGET_SCALE", "Worst", "Context", "verdict_of", "control_problem"]
 
 #: how many cases a ``ctx.n(standard)`` request becomes under each budget
 BUDGET_SCALE = {"quick": 0.2, "standard": 1.0, "thorough": 5.0}
 
 
-@dataclass(frozen=True)
-class Claim:
-    """What a check module checks: the paper's claim, its hypotheses, how cases are drawn."""
-
-    id: str
-    statement: str
-    reference: str
-    hypotheses: str = ""
-    cases: str = ""
-    control: str = ""
-    #: clauses that must each be evaluated on at least one case for a PASS
-    clauses: tuple = ()
-
-
-@dataclass(frozen=True)
-class Case:
-    """One reproducible case: ``rng = np.random.default_rng(seed)`` within ``family``."""
-
-    family: str
-    seed: int
-
-    @property
-    def rng(self) -> np.random.Generator:
-        return np.random.default_rng(self.seed)
-
-
 @dataclass
 class Worst:
-    """The worst slack of one clause so far, and the case that produced it."""
+    """The worst slack of one clause so far, the case that produced it, and the counts."""
 
     slack: float
     family: str
@@ -62,6 +36,12 @@ class Worst:
     detail: dict = field(default_factory=dict)
     evaluated: int = 0
     violations: int = 0
+    #: evaluations per evidence strength
+    evidence: dict = field(default_factory=dict)
+
+    @property
+    def strength(self) -> str | None:
+        return weakest(self.evidence)
 
 
 class Context:
@@ -72,7 +52,8 @@ class Context:
         if budget not in BUDGET_SCALE:
             raise ValueError(f"`budget` must be one of {sorted(BUDGET_SCALE)}, got {budget!r}")
         self.claim, self.seed, self.budget = claim, seed, budget
-        self._override, self.replay = cases, replay
+        #: the ``--cases`` override (cases per family), or ``None``
+        self.cases_override, self.replay = cases, replay
         # the claim id keys the stream: adding a check never changes another check's cases
         key = [int(b) for b in claim.id.encode()]
         self._root = np.random.SeedSequence(entropy=seed, spawn_key=tuple(key))
@@ -86,6 +67,9 @@ class Context:
         self.measurements: dict = {}
         self.control: dict | None = None
         self.ledger_entries: dict[str, dict] = {}
+        #: cases that recorded a clause, or were declared not met / inconclusive
+        self.accounted: set = set()
+        self.recorded: set = set()
         #: how ``map`` runs work; the runner may swap in a parallel, checkpointing mapper
         self.mapper = lambda fn, items: [fn(item) for item in items]
 
@@ -102,18 +86,18 @@ class Context:
 
     def control_context(self, suffix: str, *, clauses=None) -> "Context":
         """A fresh context for a negative control: same seed and budget, its own case
-        stream (the claim id plus ``suffix``), and ``clauses`` if given."""
+        stream (the claim id plus ``suffix``), and ``clauses`` (names) if given."""
         changes = {"id": f"{self.claim.id}:{suffix}"}
         if clauses is not None:
-            changes["clauses"] = tuple(clauses)
+            changes["clauses"] = tuple(self.claim.clause(c) for c in clauses)
         return Context(dataclasses.replace(self.claim, **changes), seed=self.seed,
                        budget=self.budget)
 
     # -- drawing cases --------------------------------------------------------------------
     def n(self, standard: int, *, minimum: int = 1) -> int:
         """How many cases to draw for a family whose standard-budget size is ``standard``."""
-        if self._override is not None:
-            return max(minimum, self._override)
+        if self.cases_override is not None:
+            return max(minimum, self.cases_override)
         return max(minimum, int(math.ceil(standard * BUDGET_SCALE[self.budget])))
 
     def cases(self, n: int, family: str) -> list[Case]:
@@ -129,12 +113,21 @@ class Context:
         return [Case(family, s) for s in seeds]
 
     # -- reporting ------------------------------------------------------------------------
-    def record(self, clause: str, slack, case: Case, **detail) -> None:
+    def record(self, clause: str, slack, case: Case, *, evidence: str | None = None,
+               **detail) -> None:
         """Report one evaluation of ``clause`` on ``case``; ``slack ≥ 0`` means it held.
 
         ``slack`` may be an array (many evaluations within the case); its minimum counts.
-        NaN slack is a defect in the check and raises.
+        ``evidence`` is this evaluation's strength (default: the clause's declared one); it
+        may not exceed the declared strength.  NaN slack is a defect in the check and raises.
         """
+        declared = self.claim.clause(clause).evidence
+        evidence = declared if evidence is None else evidence
+        if evidence not in STRENGTHS:
+            raise ValueError(f"`evidence` must be one of {STRENGTHS}, got {evidence!r}")
+        if STRENGTHS.index(evidence) > STRENGTHS.index(declared):
+            raise ValueError(f"{self.claim.id}/{clause}: evidence {evidence!r} exceeds the "
+                             f"declared {declared!r}")
         arr = np.asarray(slack, dtype=np.float64)
         if arr.size == 0:
             return
@@ -146,20 +139,25 @@ class Context:
             w = self.worst[clause] = Worst(math.inf, case.family, case.seed)
         w.evaluated += 1
         w.violations += int(low < 0)
+        w.evidence[evidence] = w.evidence.get(evidence, 0) + 1
+        self.recorded.add(case)
+        self.accounted.add(case)
         if low < w.slack:
             w.slack, w.family, w.seed = low, case.family, case.seed
-            w.detail = {k: _plain(v) for k, v in detail.items()}
+            w.detail = {k: plain(v) for k, v in detail.items()}
 
     def assumption_not_met(self, case: Case, reason: str) -> None:
         self.counts["assumption_not_met"] += 1
         self.reasons["assumption_not_met"].append(f"{case.family}/{case.seed}: {reason}")
+        self.accounted.add(case)
 
     def inconclusive(self, case: Case, reason: str) -> None:
         self.counts["inconclusive"] += 1
         self.reasons["inconclusive"].append(f"{case.family}/{case.seed}: {reason}")
+        self.accounted.add(case)
 
     def ledger(self, case: Case, **digests) -> None:
-        """Record content hashes (see :func:`digest`) of a case's data, initial and final W."""
+        """Record content hashes (see :func:`~proofs_check.engine.contract.digest`)."""
         self.ledger_entries.setdefault(f"{case.family}/{case.seed}", {}).update(digests)
 
     def note(self, text: str) -> None:
@@ -167,73 +165,59 @@ class Context:
 
     def measure(self, name: str, value) -> None:
         """A measured quantity reported beside the verdict (looseness, sharp constants, ...)."""
-        self.measurements[name] = _plain(value)
-
-    def negative_control(self, caught: bool, description: str, **detail) -> None:
-        """Record whether the deliberately false variant was caught (must be, to exit 0)."""
-        self.control = {"caught": bool(caught), "description": description,
-                        **{k: _plain(v) for k, v in detail.items()}}
-
-
-def digest(array) -> str:
-    """Short content hash of an array (dtype, shape and bytes) for the reproducible ledger."""
-    arr = np.ascontiguousarray(array)
-    h = hashlib.sha256(f"{arr.dtype.str}{arr.shape}".encode())
-    h.update(arr.tobytes())
-    return h.hexdigest()[:16]
-
-
-def _plain(value):
-    """JSON-friendly version of numpy scalars and arrays."""
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (np.floating, np.integer, np.bool_)):
-        return value.item()
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
-@dataclass
-class CheckResult:
-    """The runner's verdict on one claim (serialised into ``claims.json``)."""
-
-    id: str
-    statement: str
-    reference: str
-    verdict: str
-    cases: int
-    worst_slack: float | None
-    worst_seed: int | None
-    negative_control_caught: bool | None
-    notes: list
-    seconds: float
-    clauses: dict = field(default_factory=dict)
-    worst_family: str | None = None
-    reproduce: str | None = None
-    measurements: dict = field(default_factory=dict)
-    negative_control: dict | None = None
-    counts: dict = field(default_factory=dict)
-    error: str | None = None
-    ledger: dict = field(default_factory=dict)
-    #: cases drawn per family
-    families: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        return _plain(asdict(self))
+        self.measurements[name] = plain(value)
 
     @property
-    def ok(self) -> bool:
-        return self.verdict == "PASS" and bool(self.negative_control_caught)
+    def evidence(self) -> str | None:
+        """The weakest strength over the evaluated clauses."""
+        return weakest(w.strength for w in self.worst.values() if w.strength)
+
+    def negative_control(self, caught: bool, description: str, *, controls, **detail) -> None:
+        """Record whether the deliberately false variant was caught (must be, to exit 0).
+
+        ``controls`` is the control's :class:`Context` (or a list of them) — what it
+        evaluated is recorded, and a control that evaluated nothing is an ERROR — or, for a
+        control that is not run through contexts, the plain number of cases it evaluated.
+        """
+        subs = controls if isinstance(controls, (list, tuple)) else [controls]
+        evaluated = planned = unaccounted_total = 0
+        for sub in subs:
+            if isinstance(sub, Context):
+                evaluated += len(sub.recorded)
+                planned += sub.counts["cases"]
+                unaccounted = sub.counts["cases"] - len(sub.accounted)
+                unaccounted_total += max(0, unaccounted)
+            else:
+                evaluated += int(sub)
+                planned += int(sub)
+        clash = {"caught", "description", "evaluated", "planned"} & set(detail)
+        if clash:
+            raise ValueError(f"negative_control: {sorted(clash)} are the engine's fields")
+        if unaccounted_total:
+            detail["unaccounted"] = unaccounted_total
+        self.control = {"caught": bool(caught), "description": description,
+                        "evaluated": evaluated, "planned": planned,
+                        **{k: plain(v) for k, v in detail.items()}}
+
+
+def control_problem(ctx: Context) -> str | None:
+    """Why ``ctx``'s negative control cannot count as caught, or ``None``."""
+    c = ctx.control
+    if c is None:
+        return None if ctx.replay is not None else "the check ran no negative control"
+    if c["evaluated"] == 0:
+        return f"the negative control evaluated no case ({c['description']})"
+    if c.get("unaccounted"):
+        return (f"the negative control left {c['unaccounted']} of its {c['planned']} "
+                f"drawn cases unaccounted for ({c['description']})")
+    return None
 
 
 def verdict_of(ctx: Context) -> str:
     """FAIL if any clause was violated; PASS if every required clause was evaluated; else why not."""
     if any(w.slack < 0 for w in ctx.worst.values()):
         return "FAIL"
-    missing = [c for c in ctx.claim.clauses if c not in ctx.worst]
+    missing = [c for c in ctx.claim.clause_names if c not in ctx.worst]
     if ctx.worst and not missing:
         return "PASS"
     if ctx.worst and ctx.replay is None:

@@ -9,7 +9,7 @@ in worker processes (``ctx.map``).
 Per run and per target ε (``E`` targets), with ``ε0 = ε/(1 + 2v²R_x²ηkn)``:
 
 * the proof's per-step invariants, as normalised slacks (≥ 0 holds), minimised over steps:
-  ``F`` gain ``≥ 2kηvα·g_t`` and ``G²`` gain ``≤ 2η + 2kη²v²R_x²`` (EQUATIONS §3);
+  ``F`` gain ``≥ 2kηvα·g_t`` and ``G²`` gain ``≤ 2η + 2kη²v²R_x²`` (docs/math.md §3);
 * the number of leading ε0-mistake epochs (censored when no mistake-free epoch came);
 * the largest per-example loss over the iterates of the first mistake-free epoch (its start
   iterate and the iterate after each of its n updates);

@@ -18,7 +18,7 @@ import numpy as np
 
 import linteach as lt
 
-from .result import Context, verdict_of
+from ..engine.context import Context, verdict_of
 
 __all__ = ["DT", "RECORDS", "STEP_SCALE", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
            "flow_pair", "one_run",
@@ -135,7 +135,7 @@ def interior_beta(W, X) -> float:
 
 
 def par_pattern(y, alpha):
-    """``(c^w, c^u)`` of PAR (EQUATIONS §7): w on the positive side of positives, u opposite."""
+    """``(c^w, c^u)`` of PAR (docs/math.md §7): w on the positive side of positives, u opposite."""
     y = np.asarray(y)
     return np.where(y > 0, 1.0, alpha), np.where(y > 0, alpha, 1.0)
 

@@ -1,7 +1,7 @@
 """Theorem 6.1 (``thm6.1``): a flow that stays in an NAR converges to a perfectly clustered net.
 
 Each case is a data set and four initialisations (two small, two moderate) trained as one
-batch with the late-phase flow and its step-halving companion (:mod:`proofs_check._flow`).
+batch with the late-phase flow and its step-halving companion (:mod:`proofs_check.kit.flow`).
 Per run: ``T_NAR`` is the first record after which the agreement pattern never changes (with
 ``β > 0``); inside a fixed pattern ``N`` is linear in ``W`` and (P) restricted to the pattern
 is a convex QP (:func:`linteach.convex.nar_program`) whose unique minimiser is the predicted
@@ -18,11 +18,13 @@ import numpy as np
 
 import linteach as lt
 
-from . import _flow
-from .result import Case, Claim, Context, digest
+from ..kit import flow
+from ..kit.nar import (COS_TOL, DRIFT_TOL, RADIUS_TOL, classify, left_pattern, radius_slack,
+                       record_run)
+from ..engine.contract import Case, Claim, digest
+from ..engine.context import Context
 
-__all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "classify",
-           "radius_slack", "left_pattern", "limit_slack", "record_run",
+__all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "limit_slack",
            "wrong_pattern_prediction"]
 
 CLAUSES = ("cluster_radius_vanishes", "limit_solves_pattern_program",
@@ -32,7 +34,7 @@ CLAIM = Claim(
     statement="under Assumption 6.1, if W(t) stays in an NAR N(β, c^w, c^u) from T_NAR on, "
               "gradient flow converges in direction to a point of N whose normalized network "
               "is perfectly clustered (a KKT point of (P) restricted to the pattern)",
-    reference="Theorem 6.1, App. F (EQUATIONS §6)",
+    reference="Theorem 6.1, App. F (docs/math.md §6)",
     hypotheses="Assumption 6.1 (L_sum < log 2 reached); the final agreement pattern held with "
                "β > 0 from T_NAR to the end, with an interior limit (β of the pattern optimum "
                "> 0) and the same pattern in the step-halving companion",
@@ -46,29 +48,16 @@ CLAIM = Claim(
             "case) must FAIL limit_solves_pattern_program",
     clauses=CLAUSES)
 
-#: 1 − cos(limit, pattern optimum) allowed (the issue's floor; measured ~1e-5 at dt = 0.01)
-COS_TOL = 1e-3
-#: r(Ŵ) at the end counts as 0 below this; otherwise it must have fallen RADIUS_DECADES
-#: decades since T_NAR (‖W‖ grows by up to e^{dt} per step; measured ≥ e^{0.005})
-RADIUS_TOL = 1e-9
-RADIUS_DECADES = 2.0
-#: within one pattern every neuron of a type gets the same update, so r·‖W‖ (absolute
-#: deviations) is invariant in the flow and in its discretisation: a larger relative change
-#: means the run left its pattern between two records (hypothesis not verified)
-INVARIANCE_TOL = 1e-2
 #: relative cluster radius of the solver's pattern optimum (solutions are polished to 1e-10)
 PROGRAM_CLUSTER_TOL = 1e-6
 #: KKT residual at the end (median over the records of the last quarter of the steps: the
 #: O(dt) jitter of the direction makes single values noisy): first order in the distance to
 #: the KKT point, and COS_TOL allows the distance sqrt(2·COS_TOL) ≈ 0.045
 KKT_TOL = float(np.sqrt(2 * COS_TOL))
-#: a run whose direction moved less than this over its last quarter has settled
-#: (the normalized step jitters by O(dt) around its limit: 5·dt leaves room for that)
-DRIFT_TOL = 5 * _flow.DT
 #: β of a pattern optimum below this: the limit is on the NAR boundary
 BETA_INTERIOR = 1e-6
 #: steps of the main run at the standard budget (the companion takes twice as many at half
-#: the turn; other budgets scale them by _flow.STEP_SCALE)
+#: the turn; other budgets scale them by flow.STEP_SCALE)
 N_STEPS = 2000
 INIT_SCALES = (1e-2, 1e-2, 0.5, 0.5)
 
@@ -90,23 +79,11 @@ def build_case(case: Case, spec: dict):
     """``(X, y, W0)`` of ``case`` (data and its inits), drawn from its seed alone."""
     data_rng, init_rng = case.rng.spawn(2)
     extra = {key: spec[key] for key in ("outlier_margin", "outlier_spread") if key in spec}
-    ds = _flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"], **extra)
+    ds = flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"], **extra)
     scales = np.asarray(spec.get("scales", INIT_SCALES))
     W0 = lt.Net(k=spec["k"], alpha=spec["alpha"]).init(ds.d, scale=1.0, rng=init_rng,
                                                        batch=len(scales))
     return ds.X, ds.y, W0 * scales[:, None, None]
-
-
-def classify(s: dict, X) -> tuple[str, str]:
-    """``(outcome, reason)`` of a run before its pattern program: 'ok', 'anm' or 'inconclusive'."""
-    if s["late"] < 0:
-        return "inconclusive", "never reached Assumption 6.1 (L_sum < log 2)"
-    if not s["in_nar"]:
-        nd = [int(v) for v in lt.max_n_diff(s["direction"], X)]
-        if s["drift"] <= DRIFT_TOL:
-            return "anm", f"settled outside every NAR (max n_diff w, u = {nd})"
-        return "inconclusive", f"not in an NAR at the end and still moving (drift {s['drift']:.2g})"
-    return "ok", ""
 
 
 def kkt_residual(direction, X, y, *, alpha, v=1.0) -> float:
@@ -117,34 +94,9 @@ def kkt_residual(direction, X, y, *, alpha, v=1.0) -> float:
     return max(cert.stationarity, cert.complementarity, cert.feasibility)
 
 
-def radius_slack(r_end: float, r_entry: float | None = None) -> float:
-    """Clause (a), r(Ŵ) → 0 along the run, ≥ 0 iff it holds.
-
-    r(Ŵ) at the end is below :data:`RADIUS_TOL`, or (given its value at ``T_NAR``) it fell
-    at least :data:`RADIUS_DECADES` decades since then.
-    """
-    r_end = max(r_end, 1e-300)
-    absolute = float(np.log10(RADIUS_TOL / r_end))
-    if r_entry is None or r_end <= RADIUS_TOL:
-        return absolute
-    return float(np.log10(max(r_entry, 1e-300) / r_end)) - RADIUS_DECADES
-
-
-def left_pattern(r_end: float, r_entry: float, log_gain: float) -> bool:
-    """Whether ``r·‖W‖`` changed since T_NAR: then the run left its pattern between records.
-
-    Inside one pattern every neuron of a type gets the same update, so the absolute
-    deviations are exactly invariant; below :data:`RADIUS_TOL` r is too close to rounding
-    to tell.
-    """
-    if min(r_end, r_entry) <= RADIUS_TOL:
-        return False
-    return abs(np.log(r_end / r_entry) + log_gain) > INVARIANCE_TOL
-
-
 def limit_slack(direction, W_pred) -> float:
     """Slack of ``1 − cos(Ŵ, W_pred) ≤ COS_TOL`` (≥ 0 holds)."""
-    return 1.0 - (1.0 - _flow.cosine(direction, W_pred)) / COS_TOL
+    return 1.0 - (1.0 - flow.cosine(direction, W_pred)) / COS_TOL
 
 
 def pattern_slacks(direction, W_pred, X, y, *, alpha, v=1.0, kkt_end=None,
@@ -154,7 +106,7 @@ def pattern_slacks(direction, W_pred, X, y, *, alpha, v=1.0, kkt_end=None,
     Returns ``(slacks, info)``.  The radius clause uses its values at ``T_NAR``; the KKT
     clause the residual ``kkt_end`` over the final records (without it, none).
     """
-    cos = _flow.cosine(direction, W_pred)
+    cos = flow.cosine(direction, W_pred)
     r_pred = float(lt.cluster_radius(W_pred)) / float(np.linalg.norm(W_pred))
     r_end = float(lt.cluster_radius(direction))
     kkt = kkt_residual(direction, X, y, alpha=alpha, v=v)
@@ -187,7 +139,7 @@ def wrong_pattern_prediction(X, y, side_w, side_u, direction, *, alpha, k, v=1.0
 def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
     from linteach import convex
 
-    s = _flow.limit_summary(pair, r)
+    s = flow.limit_summary(pair, r)
     out = {"scale": scale, "entry_step": s["T_NAR_step"], "drift": s["drift"],
            "companion_gap": s["companion_gap"], "log_time_end": s["log_time_end"],
            "log_norm_end": s["log_norm_end"], "beta_end": s["beta_end"]}
@@ -197,7 +149,7 @@ def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
     agree = lt.Agreement(s["side_w"], s["side_u"], np.float64(s["beta_end"]))
     c_w, c_u = agree.c(net.alpha)
     W_pred = convex.nar_program(X, y, net.alpha, c_w, c_u, k=net.k, v=net.v)
-    beta_sol = _flow.interior_beta(W_pred, X)
+    beta_sol = flow.interior_beta(W_pred, X)
     par = bool(np.array_equal(s["side_w"], y) and np.array_equal(s["side_u"], -y))
     out.update(beta_sol=beta_sol, par=par, T_NAR_log_time=s["log_time_entry"])
     if beta_sol <= BETA_INTERIOR:
@@ -216,7 +168,7 @@ def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
         return kkt_residual(run["directions"][j, r], X, y, alpha=net.alpha, v=net.v)
 
     def kkt_tail(run):  # median over the records of the last quarter of the steps
-        tail = np.flatnonzero(run["steps"] >= (1 - _flow.DRIFT_FRACTION) * run["steps"][-1])
+        tail = np.flatnonzero(run["steps"] >= (1 - flow.DRIFT_FRACTION) * run["steps"][-1])
         return float(np.median([kkt(run, j) for j in tail]))
 
     kkt_entry = kkt(pair["main"], max(s["entry"], s["late"]))
@@ -226,20 +178,20 @@ def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
         return {**out, "outcome": "inconclusive",
                 "reason": "left its NAR between records: r·‖W‖ changed by a factor "
                           f"{np.exp(gain) * s['radius_end'] / s['radius_entry']:.3g} since T_NAR "
-                          f"(the pattern optimum's β = {beta_sol:.2g} vs the turn {_flow.DT})"}
+                          f"(the pattern optimum's β = {beta_sol:.2g} vs the turn {flow.DT})"}
     slacks, info = pattern_slacks(s["direction"], W_pred, X, y, alpha=net.alpha, v=net.v,
                                   kkt_end=kkt_end, radius_entry=s["radius_entry"])
     wrong = None if not control else wrong_pattern_prediction(
         X, y, s["side_w"], s["side_u"], s["direction"], alpha=net.alpha, k=net.k, v=net.v)
     out.update(outcome="ok", slacks=slacks, **info, kkt_entry=kkt_entry, kkt_end=kkt_end,
                kkt_end_half=kkt_tail(pair["half"]),
-               one_minus_cos_half=1.0 - _flow.cosine(s["direction_half"], W_pred),
+               one_minus_cos_half=1.0 - flow.cosine(s["direction_half"], W_pred),
                # r·‖W‖ is invariant within one pattern: this ratio is 1 up to rounding
                radius_norm_ratio=float(np.exp(gain) * max(info["radius"], 1e-300)
                                        / max(s["radius_entry"], 1e-300)),
                wrong=None if wrong is None else {
                    "point": wrong[0], "slack": limit_slack(s["direction"], wrong[1]),
-                   "one_minus_cos": 1.0 - _flow.cosine(s["direction"], wrong[1])})
+                   "one_minus_cos": 1.0 - flow.cosine(s["direction"], wrong[1])})
     return out
 
 
@@ -250,8 +202,8 @@ def run_cases(item) -> list:
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = [build_case(case, spec) for case in cases]
     per = len(built[0][2])
-    X, y, W0 = _flow.stack_runs(built)
-    pair = _flow.flow_pair(net, W0, X, y, n_steps=n_steps)
+    X, y, W0 = flow.stack_runs(built)
+    pair = flow.flow_pair(net, W0, X, y, n_steps=n_steps)
     scales = spec.get("scales", INIT_SCALES)
     results = []
     for i, (Xc, yc, W0) in enumerate(built):
@@ -265,37 +217,13 @@ def run_cases(item) -> list:
     return results
 
 
-#: run quantities copied into each clause record's detail
-DETAIL = ("one_minus_cos", "entry_step", "beta_sol", "par", "log_time_end")
-
-
-def record_run(ctx: Context, case: Case, run: dict, r: int, keys=DETAIL, **extra) -> None:
-    """Record one run's clause slacks, or count why they could not be evaluated.
-
-    A violated clause counts as a failure only once the direction has settled (drift ≤
-    :data:`DRIFT_TOL`); before that the run is still converging: inconclusive.
-    """
-    where = f"run {r} (init {run['scale']:g})"
-    if run["outcome"] != "ok":
-        (ctx.assumption_not_met if run["outcome"] == "anm" else ctx.inconclusive)(
-            case, f"{where}: {run['reason']}")
-        return
-    detail = {**extra, "run": r, "init": run["scale"], **{key: run[key] for key in keys}}
-    for clause, slack in run["slacks"].items():
-        if np.min(slack) < 0 and run["drift"] > DRIFT_TOL:
-            ctx.inconclusive(case, f"{where}: {clause} not met yet, direction still moving "
-                                   f"(drift {run['drift']:.2g})")
-            continue
-        ctx.record(clause, slack, case, **detail)
-
-
 def _cases(ctx: Context):
-    return _flow.family_runs(ctx, run_cases, FAMILIES, N_STEPS, chunk=CHUNK)
+    return flow.family_runs(ctx, run_cases, FAMILIES, N_STEPS, chunk=CHUNK)
 
 
 def _control(ctx: Context, results) -> None:
     """Feed each evaluated run's wrong-pattern optimum to the limit clause: it must FAIL."""
-    sub = _flow.control_context(ctx, "limit_solves_pattern_program")
+    sub = flow.control_context(ctx, "limit_solves_pattern_program")
     tried = []
     for case, _family, res in results:
         for r, run in enumerate(res["runs"]):
@@ -303,10 +231,10 @@ def _control(ctx: Context, results) -> None:
                 sub.record("limit_solves_pattern_program", run["wrong"]["slack"], case, run=r,
                            point=run["wrong"]["point"])
                 tried.append(run["wrong"]["one_minus_cos"])
-    caught, verdict = _flow.all_violated(sub, "limit_solves_pattern_program")
+    caught, verdict = flow.all_violated(sub, "limit_solves_pattern_program")
     ctx.negative_control(caught, "the optimum of a wrong agreement pattern (one point's w-side "
                          "flipped) as the prediction must FAIL on every run it was tried on",
-                         verdict=verdict, runs=len(tried),
+                         controls=sub, verdict=verdict, runs=len(tried),
                          min_one_minus_cos=min(tried) if tried else None)
 
 
@@ -333,7 +261,7 @@ def _measure(ctx: Context, results) -> None:
     ctx.measure("outcomes_per_family", counts)
     if not ok:
         return
-    span = _flow.span
+    span = flow.span
     ctx.measure("limit", {
         "one_minus_cos": span(r["one_minus_cos"] for r in ok),
         "median_one_minus_cos": float(np.median([r["one_minus_cos"] for r in ok])),

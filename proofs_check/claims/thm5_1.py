@@ -3,10 +3,10 @@
 Cases are random nets with a controlled cluster radius (:func:`linteach.strategies.
 clustered_weights`) and points drawn uniformly, on the band edge, just inside and just
 outside it (:func:`linteach.strategies.band_points`), plus the extremal construction of
-EQUATIONS §5.  Signs are decided exactly (:mod:`proofs_check._signs`).
+docs/math.md §5.  Signs are decided exactly (:mod:`proofs_check.kit.signs`).
 
-Reusable by ``appK``: :func:`theorem51_slacks`, :func:`draw_net`, :func:`draw_points`,
-:func:`extremal_net`, :func:`sharp_constant`.
+The band, the net draw and the slacks are shared with ``appK``
+(:mod:`proofs_check.kit.linear_regime`).
 """
 from __future__ import annotations
 
@@ -14,30 +14,31 @@ from __future__ import annotations
 import numpy as np
 
 import linteach as lt
-from linteach.strategies import band_points, clustered_weights
+from linteach.strategies import band_points
 
-from ._signs import sign_agreement
-from .result import Case, Claim, Context, verdict_of
+from ..engine.contract import Case, Claim
+from ..engine.context import Context, verdict_of
+from ..kit.linear_regime import (EDGE_OFFSET, NET_SPEC, draw_net, sharp,
+                                 theorem51_slacks)
+from ..kit.signs import sign_agreement
 
-__all__ = ["CLAIM", "FAMILIES", "check", "theorem51_slacks", "draw_net", "draw_points",
-           "extremal_net", "sharp_constant", "evaluate_cases"]
+__all__ = ["CLAIM", "FAMILIES", "check", "draw_points", "extremal_net", "sharp_constant",
+           "evaluate_cases"]
 
 CLAUSE = "sign_agreement_in_linear_regime"
 CLAIM = Claim(
     id="thm5.1",
     statement="sign(N_W(x)) = sign((w̄ − ū)·x) for every x with |(w̄ − ū)·x| ≥ 2r‖x‖",
-    reference="Theorem 5.1 (EQUATIONS §5)",
+    reference="Theorem 5.1 (docs/math.md §5)",
     hypotheses="any W; 0 < α < 1; v > 0; r = max deviation of a neuron from its type's mean",
     cases="random nets (k 2–10, d 2–10, α in (0, 1), v ≠ 1, r/‖w̄ − ū‖ from 1e-6 to 0.5); "
           "tight (r down to 1e-16 relative, exact arithmetic), loose, many-neuron (k ≤ 200) "
           "and k = 1 families; points uniform, on the band edge, 1e-9 inside and outside it, "
-          "and deep in the regime; the extremal construction of EQUATIONS §5 at c ∈ [c*, 2]",
+          "and deep in the regime; the extremal construction of docs/math.md §5 at c ∈ [c*, 2]",
     control="ReLU (α = 0) nets must show violations; the constant shrunk to 0.9·(1−α)/(1+α) "
             "must show violations on the extremal construction",
     clauses=(CLAUSE,))
 
-#: band offsets for the "just inside / just outside" points
-EDGE_OFFSET = 1e-9
 #: shrink factor of the second negative control (strictly below the sharp constant)
 SHRINK = 0.9
 #: cases per family in each negative control (ReLU's zero cone needs exact arithmetic: slow)
@@ -45,45 +46,15 @@ CONTROL_CASES = 10
 #: cases per ctx.map item (cases are cheap; this amortises the per-item overhead)
 CHUNK = 8
 
-_BASE = dict(k=(2, 10), d=(2, 10), alpha=(0.01, 0.99), v=(0.2, 5.0), rel_r=(1e-6, 0.49),
-             center=(0.0, 3.0), points=(200, 100, 50, 50, 100))
 #: families: ranges drawn from the case seed; ``points`` = (uniform, edge, inside, outside, deep)
 FAMILIES = {
-    "random": dict(_BASE, count=60),
-    "tight": dict(_BASE, count=6, rel_r=(1e-16, 1e-9), center=(1.0, 1e3), points=(10, 20, 5, 5, 5)),
-    "loose": dict(_BASE, count=15, rel_r=(0.3, 0.49)),
-    "many": dict(_BASE, count=6, k=(50, 200)),
-    "k1": dict(_BASE, count=15, k=(1, 1), points=(200, 20, 5, 5, 0)),
+    "random": dict(NET_SPEC, count=60),
+    "tight": dict(NET_SPEC, count=6, rel_r=(1e-16, 1e-9), center=(1.0, 1e3), points=(10, 20, 5, 5, 5)),
+    "loose": dict(NET_SPEC, count=15, rel_r=(0.3, 0.49)),
+    "many": dict(NET_SPEC, count=6, k=(50, 200)),
+    "k1": dict(NET_SPEC, count=15, k=(1, 1), points=(200, 20, 5, 5, 0)),
     "extremal": dict(count=15, alpha=(0.01, 0.99), d=(2, 10)),
 }
-
-
-def sharp(alpha: float) -> float:
-    """The sharp constant ``(1 − α)/(1 + α)`` (EQUATIONS §5)."""
-    return (1.0 - alpha) / (1.0 + alpha)
-
-
-def theorem51_slacks(net, W, X, *, c: float = 2.0):
-    """Normalised slacks of Theorem 5.1 on the points of ``X`` in the regime ``|D| ≥ c·r‖x‖``.
-
-    Returns ``(slack, info)``: ``slack`` over the regime points (≥ 0 iff the exact signs
-    agree; see :mod:`proofs_check._signs`), ``info`` the full :func:`sign_agreement` dict.
-    """
-    info = sign_agreement(net, W, X, c=c)
-    return info["slack"][info["in_regime"]], info
-
-
-def draw_net(rng, spec, *, alpha=None):
-    """``(net, W)`` of a clustered family from ``rng`` (``alpha`` overrides the draw)."""
-    k = int(rng.integers(spec["k"][0], spec["k"][1] + 1))
-    d = int(rng.integers(spec["d"][0], spec["d"][1] + 1))
-    a = float(rng.uniform(*spec["alpha"]))
-    v = float(np.exp(rng.uniform(*np.log(spec["v"]))))
-    rel_r = 0.0 if k == 1 else float(np.exp(rng.uniform(*np.log(spec["rel_r"]))))
-    gap = float(np.exp(rng.uniform(np.log(0.1), np.log(10.0))))
-    center = float(rng.uniform(*spec["center"])) * gap
-    W = clustered_weights(k, d, r=rel_r * gap, gap=gap, center_norm=center, rng=rng)
-    return lt.Net(k=k, alpha=a if alpha is None else alpha, v=v), W
 
 
 def draw_points(rng, W, counts, *, c=2.0):
@@ -103,7 +74,7 @@ def draw_points(rng, W, counts, *, c=2.0):
 
 
 def extremal_net(alpha: float, r: float, c: float, *, d: int, rng, v: float = 1.0):
-    """EQUATIONS §5's extremal net and point: k = 2, w's at w̄, u's at ū ± r·x̂, and x̂.
+    """docs/math.md §5's extremal net and point: k = 2, w's at w̄, u's at ū ± r·x̂, and x̂.
 
     ``w̄·x̂ = 0``, ``ū·x̂ = −c·r``; the signs disagree exactly when ``c ≤ (1−α)/(1+α)``.
     Built on coordinate axes (then a random signed permutation: no rounding), so the
@@ -191,17 +162,18 @@ def _run(ctx, families, *, alpha=None, c_factor=None, count=None):
 
 
 def _control(ctx) -> None:
-    verdicts = {}
+    verdicts, subs = {}, []
     for name, families, kwargs in (("relu", ("random", "k1"), {"alpha": 0.0}),
                                    ("shrunk", ("extremal",), {"c_factor": SHRINK})):
         sub = ctx.control_context(f"control-{name}")
+        subs.append(sub)
         _run(sub, families, count=CONTROL_CASES, **kwargs)
         verdicts[name] = {"verdict": verdict_of(sub),
                           "violations": sub.worst[CLAUSE].violations if CLAUSE in sub.worst else 0}
     ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
                          "ReLU nets (α = 0), and the regime constant shrunk to "
                          f"{SHRINK}·(1−α)/(1+α) on the extremal construction, must both FAIL",
-                         **verdicts)
+                         controls=subs, **verdicts)
 
 
 def check(ctx: Context) -> None:
@@ -241,4 +213,4 @@ def _measure(ctx, results) -> None:
              "never above; random nets' violations reach at most "
              f"{max(ratios) if ratios else float('nan'):.3f}·(1−α)/(1+α). The paper's 2 is "
              "loose by (1+α)·2/(1−α) ≥ 2; at c = (1−α)/(1+α) exactly N = 0 (a tie), so "
-             "EQUATIONS §5's '≥' must be '>'")
+             "docs/math.md §5's '≥' must be '>'")

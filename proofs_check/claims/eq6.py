@@ -10,7 +10,7 @@ Each case is a data set and two initialisations trained together in two phases:
 
 Clauses on every recorded late-phase state: ``gamma_tilde_le_gamma_bar`` (γ̃ ≤ γ̄) and
 ``rate_nonnegative`` (dγ̃/dt ≥ 0, the continuous statement, free of discretisation:
-:func:`proofs_check._flow.gamma_rate`); per run and phase ``breaks_shrink_with_step``: the
+:func:`proofs_check.flow.gamma_rate`); per run and phase ``breaks_shrink_with_step``: the
 largest drop of γ̃ between two recorded states (a discretisation artefact if Eq. 6 holds)
 shrinks when the step is halved.
 """
@@ -21,8 +21,9 @@ import numpy as np
 
 import linteach as lt
 
-from . import _flow
-from .result import Case, Claim, Context, digest, verdict_of
+from ..kit import flow
+from ..engine.contract import Case, Claim, digest
+from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "bound_slack", "rate_slack",
            "shrink_slack", "mean_loss_gamma"]
@@ -32,7 +33,7 @@ CLAIM = Claim(
     id="eq6",
     statement="under Assumption 6.1 (L_sum < log 2), γ̃(W(t)) ≤ γ̄(W(t)) and γ̃ is "
               "non-decreasing along gradient flow",
-    reference="Eq. 5, Eq. 6, Assumption 6.1 (EQUATIONS §4; Lyu & Li 2020)",
+    reference="Eq. 5, Eq. 6, Assumption 6.1 (docs/math.md §4; Lyu & Li 2020)",
     hypotheses="the state is past Assumption 6.1: L_sum < log 2 with the summed loss",
     cases="per case a data set (symmetric Gaussians or a separable ball, n 30, d 4) and inits "
           "1e-2 and 0.3 (k 5, α 0.3); late-phase flow 1500 steps of turn 0.01 (companion "
@@ -51,7 +52,7 @@ DROP_FLOOR = 1e-12
 #: a first-order artefact halves with the step (0.5); this allows non-asymptotic noise
 SHRINK = 0.75
 #: late-phase flow: turn per step and steps; rate evaluated at this many log-spaced steps
-DT = _flow.DT
+DT = flow.DT
 N_LATE = 1500
 RATE_POINTS = 60
 #: plain Euler: time step and number of steps from the entry into the late phase
@@ -76,7 +77,7 @@ def bound_slack(gamma_tilde, gamma_bar):
 
 
 def rate_slack(s):
-    """Slack of dγ̃/dt ≥ 0 from the scale-free sign ``s`` of :func:`_flow.gamma_rate`."""
+    """Slack of dγ̃/dt ≥ 0 from the scale-free sign ``s`` of :func:`flow.gamma_rate`."""
     return np.asarray(s) + RATE_ROUND
 
 
@@ -91,7 +92,7 @@ def shrink_slack(drop, drop_half) -> np.ndarray:
 
 
 def mean_loss_gamma(log_lsum, log_norm, n):
-    """γ̃ computed with the **mean** loss (EQUATIONS §9 slip 6): the negative control."""
+    """γ̃ computed with the **mean** loss (docs/math.md §9 slip 6): the negative control."""
     return lt.loss.smoothed_margin_from(log_lsum - np.log(n), log_norm)
 
 
@@ -107,7 +108,7 @@ def _late(net, W0, X, y, dt, n_steps):
             if entry_W[r] is None and W is not None:
                 entry_W[r] = np.array(W[r])
         if step in marks:
-            samples.append(_flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
+            samples.append(flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
 
     run = lt.gradient_flow(net, W0, (X, y), dt=dt, n_steps=n_steps, normalized=True,
                            callback=keep, record="all")
@@ -120,7 +121,7 @@ def _euler(net, W0, X, y, h, n_steps, rate=True):
 
     def keep(step, W, info):
         if rate and step in marks:
-            samples.append(_flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
+            samples.append(flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
 
     run = lt.gradient_flow(net, W0, (X, y), dt=h, n_steps=n_steps, callback=keep, record="all")
     return run, samples
@@ -129,8 +130,8 @@ def _euler(net, W0, X, y, h, n_steps, rate=True):
 def _phase_summary(trace, samples, n, trace_half):
     valid = trace["log_loss"] + np.log(n) < np.log(np.log(2.0))
     valid_h = trace_half["log_loss"] + np.log(n) < np.log(np.log(2.0))
-    out = {"drop": _flow.largest_drop(trace["smoothed_margin"], valid),
-           "drop_half": _flow.largest_drop(trace_half["smoothed_margin"], valid_h),
+    out = {"drop": flow.largest_drop(trace["smoothed_margin"], valid),
+           "drop_half": flow.largest_drop(trace_half["smoothed_margin"], valid_h),
            "bound": np.where(valid, bound_slack(trace["smoothed_margin"],
                                                 trace["normalized_margin"]), np.inf).min(0),
            "entered": valid.any(axis=0),
@@ -150,7 +151,7 @@ def _build(cases, spec, net):
     built = []
     for case in cases:
         data_rng, init_rng = case.rng.spawn(2)
-        ds = _flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"],
+        ds = flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"],
                              margin=spec.get("margin", 0.2))
         W0 = net.init(ds.d, scale=1.0, rng=init_rng, batch=len(INIT_SCALES))
         built.append((ds.X, ds.y, W0 * np.asarray(INIT_SCALES)[:, None, None]))
@@ -169,7 +170,7 @@ def _bad_steps(net, We, X, y) -> dict:
             for j, f in enumerate((1.0, 0.5)):
                 t = lt.gradient_flow(net, We[r], (X[r], y[r]), dt=K * ratio[r] * f,
                                      n_steps=int(BAD_COUNT / f), record="all").trace
-                drops[r, j] = _flow.largest_drop(t["smoothed_margin"][:, None],
+                drops[r, j] = flow.largest_drop(t["smoothed_margin"][:, None],
                                                  (t["log_loss"] < late)[:, None])[0]
         phases[f"bad-{K:g}"] = {"drop": drops[:, 0], "drop_half": drops[:, 1],
                                 "entered": np.ones(len(We), dtype=bool)}
@@ -186,7 +187,7 @@ def run_cases(item) -> list:
     net = lt.Net(k=spec["k"], alpha=spec["alpha"])
     built = _build(cases, spec, net)
     per, n = len(INIT_SCALES), spec["n"]
-    X, y, W0 = _flow.stack_runs(built)
+    X, y, W0 = flow.stack_runs(built)
     run, entry_W, samples = _late(net, W0, X, y, DT, n_late)
     have = [r for r in range(len(W0)) if entry_W[r] is not None]
     phases = {}
@@ -219,8 +220,8 @@ def run_cases(item) -> list:
 def _run(ctx: Context, control: bool = False):
     counts = {"control-separable": CONTROL_CASES} if control else \
         {family: ctx.n(spec["count"]) for family, spec in FAMILIES.items()}
-    return _flow.run_families(ctx, run_cases, counts, control,
-                              _flow.steps(N_LATE, ctx.budget), chunk=CHUNK)
+    return flow.run_families(ctx, run_cases, counts, control,
+                              flow.steps(N_LATE, ctx.budget), chunk=CHUNK)
 
 
 def _record(ctx: Context, case: Case, res: dict, *, phases=("late", "euler"),
@@ -247,12 +248,13 @@ def _record(ctx: Context, case: Case, res: dict, *, phases=("late", "euler"),
 
 def _control(ctx: Context, results) -> None:
     """The mean-loss γ̃ on the late and Euler phases; plain Euler with steps far too large."""
-    verdicts = {}
+    verdicts, subs = {}, []
     bad = tuple(f"bad-{K:g}" for K in BAD_K)
     for name, phases, mean_loss, clause in (
             ("mean-loss", ("late", "euler"), True, "gamma_tilde_le_gamma_bar"),
             ("step-too-large", bad, False, "breaks_shrink_with_step")):
         sub = ctx.control_context(f"control-{name}", clauses=(clause,))
+        subs.append(sub)
         for case, _family, res in (results if name == "mean-loss" else _run(sub, True)):
             _record(sub, case, res, phases=phases, mean_loss=mean_loss)
         worst = sub.worst.get(clause)
@@ -262,8 +264,7 @@ def _control(ctx: Context, results) -> None:
     ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
                          "γ̃ with the mean loss must FAIL γ̃ ≤ γ̄; plain Euler with steps "
                          f"moving W by {BAD_K}·‖W‖ (and halves) must FAIL "
-                         "breaks_shrink_with_step", 
-                         **verdicts)
+                         "breaks_shrink_with_step", controls=subs, **verdicts)
 
 
 def check(ctx: Context) -> None:

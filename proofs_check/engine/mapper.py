@@ -9,8 +9,8 @@ from __future__ import annotations
 import pickle
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
 
-from ._checkpoint import MISSING
-from ._executor import run_task
+from .checkpoint import MISSING
+from .executor import run_task
 
 #: how often (seconds) a waiting claim looks for a Ctrl-C
 _POLL = 0.25
@@ -44,7 +44,7 @@ class Mapper:
     claim_id : str
     executor : concurrent.futures.Executor or None
         ``None`` runs batches here, one after another.
-    checkpoint : proofs_check._checkpoint.Checkpoint or None
+    checkpoint : proofs_check.engine.checkpoint.Checkpoint or None
         Finished batches are read from and written to it.
     cancel : threading.Event
         Set when the run is interrupted; waiting claims then raise :class:`Cancelled`.
