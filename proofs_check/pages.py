@@ -70,8 +70,10 @@ def generated_section(doc: dict, claim: dict) -> str:
     families = ", ".join(f"`{f}` {n}" for f, n in (claim.get("families") or {}).items())
     lines.append(f"- Cases tried: {claim['cases']}" + (f" ({families})" if families else "")
                  + f"; evaluated: {_f(counts.get('evaluated'))}; inconclusive: "
-                   f"{_f(counts.get('inconclusive'))}; hypothesis not met: "
-                   f"{_f(counts.get('assumption_not_met'))}.")
+                   f"{_f(counts.get('inconclusive_cases'))}; hypothesis not met: "
+                   f"{_f(counts.get('assumption_not_met_cases'))} (cases; one case can be in "
+                   f"several of these). Declarations: {_f(counts.get('inconclusive'))} "
+                   f"inconclusive, {_f(counts.get('assumption_not_met'))} not met.")
     nc = claim.get("negative_control")
     if nc:
         detail = {k: v for k, v in nc.items() if k not in ("caught", "description")}

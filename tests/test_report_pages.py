@@ -123,12 +123,18 @@ def test_counts_in_the_summary_are_distinct_quantities():
         ctx.record("a", 2.0, cases[0])      # two evaluations, one case
         ctx.record("a", 0.5, cases[1])
         ctx.inconclusive(cases[2], "r")
+        ctx.inconclusive(cases[2], "another run of the same case")
         ctx.assumption_not_met(cases[3], "r")
+        ctx.assumption_not_met(cases[1], "one run of an evaluated case")
         _control(ctx)
 
     result = _run(claim, check)
     assert result.counts["cases"] == 5 and result.counts["evaluated"] == 2
-    assert result.counts["inconclusive"] == 1 and result.counts["assumption_not_met"] == 1
+    assert result.counts["inconclusive_cases"] == 1 and result.counts["inconclusive"] == 2
+    assert result.counts["assumption_not_met_cases"] == 2
+    row = [line for line in report.summary_rows({"claims": [result.to_dict()],
+                                                 "not_checked": []}) if "`t`" in line][0]
+    assert "| 5 | 2 | 1 | 2 |" in row  # tried, evaluated, inconclusive, not met (cases)
     assert result.clauses["a"]["evaluated"] == 3
     assert result.clauses["a"]["distribution"]["quantiles"][0] == [0.0, 0.5]
 

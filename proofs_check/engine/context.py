@@ -72,6 +72,8 @@ class Context:
         #: cases that recorded a clause, or were declared not met / inconclusive
         self.accounted: set = set()
         self.recorded: set = set()
+        #: distinct cases declared not met / inconclusive (``counts`` counts declarations)
+        self.declared: dict = {"assumption_not_met": set(), "inconclusive": set()}
         #: how ``map`` runs work; the runner may swap in a parallel, checkpointing mapper
         self.mapper = lambda fn, items: [fn(item) for item in items]
 
@@ -153,11 +155,13 @@ class Context:
         self.counts["assumption_not_met"] += 1
         self.reasons["assumption_not_met"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["assumption_not_met"].add(case)
 
     def inconclusive(self, case: Case, reason: str) -> None:
         self.counts["inconclusive"] += 1
         self.reasons["inconclusive"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["inconclusive"].add(case)
 
     def ledger(self, case: Case, **digests) -> None:
         """Record content hashes (see :func:`~proofs_check.engine.contract.digest`)."""
