@@ -336,6 +336,10 @@ def _render(args) -> int:
 
 def _run(args, argv, checks, load) -> int:
     ids = args.only or list(selftest.DEFAULT if args.selftest else checks)
+    prog = Progress(ids, enabled=not args.quiet)
+    prog.note(f"{len(ids)} claim(s), budget {args.budget}, seed {args.seed}: loading the "
+              "numeric libraries" + ("" if args.no_checkpoint else
+                                     " and the checkpoint configuration"))
     checkpoint = None
     if not args.no_checkpoint:
         config = {"seed": args.seed, "budget": args.budget, "cases": args.cases,
@@ -343,6 +347,7 @@ def _run(args, argv, checks, load) -> int:
         try:
             checkpoint = Checkpoint(args.state, config, resume=args.resume)
         except OSError as exc:
+            prog.close()
             _err(f"--state: cannot use {args.state} for checkpoints: {exc} "
                  "(choose another --state, or run with --no-checkpoint)")
             return 2
@@ -350,7 +355,6 @@ def _run(args, argv, checks, load) -> int:
             _err("--resume: no checkpoint of this seed, budget, cases, code and numeric "
                  "environment; starting fresh")
     resumed = []
-    prog = Progress(ids, enabled=not args.quiet)
 
     def out(line):
         if prog.bar is not None:
