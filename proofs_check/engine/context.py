@@ -81,8 +81,9 @@ class Context:
     def map(self, fn, items) -> list:
         """``[fn(item) for item in items]``, in order; the runner may parallelise it.
 
-        ``fn`` must be a module-level function and ``items``/results plain picklable data
-        (cases, numbers, arrays, dicts), so batches can go to worker processes, be
+        ``fn`` must be a module-level function and ``items``/results plain data (numbers,
+        str, lists, tuples, dicts, NumPy arrays, cases: what :mod:`proofs_check.engine.codec`
+        encodes), so batches can go to worker processes, be
         checkpointed and be resumed.  Keep all randomness inside ``fn``, drawn from the
         case seeds it is given.
         """
