@@ -72,6 +72,8 @@ class Context:
         #: cases that recorded a clause, or were declared not met / inconclusive
         self.accounted: set = set()
         self.recorded: set = set()
+        #: distinct cases declared not met / inconclusive (``counts`` counts declarations)
+        self.declared: dict = {"assumption_not_met": set(), "inconclusive": set()}
         #: how ``map`` runs work; the runner may swap in a parallel, checkpointing mapper
         self.mapper = lambda fn, items: [fn(item) for item in items]
 
@@ -79,8 +81,9 @@ class Context:
     def map(self, fn, items) -> list:
         """``[fn(item) for item in items]``, in order; the runner may parallelise it.
 
-        ``fn`` must be a module-level function and ``items``/results plain picklable data
-        (cases, numbers, arrays, dicts), so batches can go to worker processes, be
+        ``fn`` must be a module-level function and ``items``/results plain data (numbers,
+        str, lists, tuples, dicts, NumPy arrays, cases: what :mod:`proofs_check.engine.codec`
+        encodes), so batches can go to worker processes, be
         checkpointed and be resumed.  Keep all randomness inside ``fn``, drawn from the
         case seeds it is given.
         """
@@ -153,11 +156,13 @@ class Context:
         self.counts["assumption_not_met"] += 1
         self.reasons["assumption_not_met"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["assumption_not_met"].add(case)
 
     def inconclusive(self, case: Case, reason: str) -> None:
         self.counts["inconclusive"] += 1
         self.reasons["inconclusive"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["inconclusive"].add(case)
 
     def ledger(self, case: Case, **digests) -> None:
         """Record content hashes (see :func:`~proofs_check.engine.contract.digest`)."""

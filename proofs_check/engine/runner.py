@@ -80,6 +80,7 @@ def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckRe
         worst_family=None if worst is None else worst.family, reproduce=reproduce,
         measurements=ctx.measurements, negative_control=ctx.control,
         counts={**ctx.counts, "evaluated": len(ctx.recorded),
+                **{f"{k}_cases": len(v) for k, v in ctx.declared.items()},
                 **{f"{k}_examples": v[:5] for k, v in ctx.reasons.items()}},
         error=error, ledger=ctx.ledger_entries, families=dict(ctx.family_counts),
         evidence=ctx.evidence)
