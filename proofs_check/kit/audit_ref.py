@@ -227,7 +227,7 @@ def normalized_replay(W0, X, y, dt: float, n_steps: int, alpha, v):
 def sgd_constants(n, eps, *, R_x, R_0, alpha, k, eta, v, w_star_norm) -> dict:
     """Theorem 4.1's ε0, a, b, c, T_exact and M, term by term from §3."""
     eps0 = eps / (1 + 2 * v ** 2 * R_x ** 2 * eta * k * n)
-    a = 2 * k * eta * v * alpha * (1 - math.exp(-eps0)) / n
+    a = 2 * k * eta * v * alpha * -math.expm1(-eps0) / n  # 1 − e^{−ε0}, no cancellation
     b = w_star_norm * math.sqrt(4 * k ** 2 * eta ** 2 * v ** 2 * R_x ** 2 + 4 * k * eta)
     c = 4 * k * R_0 * w_star_norm
     sqrt_T = (b + math.sqrt(b * b + 4 * a * c)) / (2 * a)  # a·s² − b·s − c = 0, s = √T
