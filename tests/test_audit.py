@@ -175,3 +175,14 @@ def test_subject_audit_of_an_ordinary_case_finds_agreement(small):
     names = {f["quantity"] for f in found}
     assert {"forward (Eq. 1)", "∇L, per-example loop of Eq. 3", "cluster radius r",
             "plain Euler replayed"} <= names
+
+
+# -- every registered claim audits its engine -------------------------------------------------
+from proofs_check.engine import registry  # noqa: E402
+
+
+@pytest.mark.parametrize("claim_id", list(registry.CHECKS))
+def test_every_claim_declares_the_engine_clause_and_rebuilds_its_cases(claim_id):
+    module = registry.load(claim_id)
+    assert ENGINE_CLAUSE in module.CLAIM.clause_names
+    assert callable(getattr(module, "audit_subject", None))

@@ -98,3 +98,42 @@ def test_evidence_above_the_declared_strength_is_refused():
 def test_nan_slack_is_refused():
     with pytest.raises(ValueError, match="NaN slack"):
         _ctx().record("a", [1.0, math.nan], CASE)
+
+
+# -- linteach.metrics.linear_regime (survivors of the metrics-radius-regime campaign) ------------
+import linteach as lt  # noqa: E402
+from proofs_check.kit import audit_ref  # noqa: E402
+
+
+@pytest.fixture
+def net_points(rng):
+    W = lt.strategies.clustered_weights(3, 4, r=0.2, gap=1.5, center_norm=1.0, rng=rng)
+    return W, rng.standard_normal((30, 4))
+
+
+def test_linear_regime_constant_is_keyword_only(net_points):
+    W, X = net_points
+    with pytest.raises(TypeError):
+        lt.linear_regime(W, X, 2.0)
+
+
+@pytest.mark.parametrize("c", [0.0, 0.25, 0.5, 2.0])
+def test_linear_regime_accepts_every_c_from_zero(net_points, c):
+    W, X = net_points
+    mask = audit_ref.band_mask(W, X, c)[0]
+    np.testing.assert_array_equal(lt.linear_regime(W, X, c=c), mask)
+
+
+def test_linear_regime_rejects_a_negative_c(net_points):
+    W, X = net_points
+    with pytest.raises(ValueError, match="`c`"):
+        lt.linear_regime(W, X, c=-0.5)
+
+
+def test_linear_regime_on_stacked_data_equals_each_run_alone(rng):
+    W = np.stack([lt.strategies.clustered_weights(2, 3, r=0.3, gap=1.0, center_norm=0.5,
+                                                  rng=rng) for _ in range(2)])
+    X = rng.standard_normal((2, 25, 3)) * np.array([1e-3, 1.0, 1e3])  # columns of 3 scales
+    stacked = lt.linear_regime(W, X)
+    for i in range(2):
+        np.testing.assert_array_equal(stacked[i], lt.linear_regime(W[i], X[i]))

@@ -1,6 +1,7 @@
 """Mutation testing of linteach and proofs_check with cosmic-ray (``make mutate``).
 
     python tools/mutate.py run [TARGET ...] [--out build/mutation]   # run the campaign
+    python tools/mutate.py recheck [TARGET ...]      # rejudge the survivors on today's tree
     python tools/mutate.py report [--out build/mutation]             # write docs/mutation.md
 
 Each target is a file (optionally a set of its functions).  The repository is copied to a
@@ -50,7 +51,26 @@ TARGETS = {
 
 #: mutants judged equivalent by reading them (target, function, operator, line) -> reason;
 #: each was checked by hand: no input can tell the mutant from the original
-EQUIVALENT: dict = {}
+EQUIVALENT: dict = {
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 165):
+        "equivalent: `[..., 0]` → `[..., -1]` indexes an axis of length 1 (the matrix-vector "
+        "product's column), so both pick the same element",
+}
+#: survivors killed by a test or check written for them (target, function, operator, line)
+KILLED_BY: dict = {
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 154):
+        "`c` must stay keyword-only (tests/test_mutation_kills.py::"
+        "test_linear_regime_constant_is_keyword_only)",
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_USub_UAdd", 163):
+        "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
+        "alone); on 2-D X, axis 1 is axis -1",
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_Delete_USub", 163):
+        "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
+        "alone); on 2-D X, axis 1 is axis -1",
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 161):
+        "the rule c ≥ 0 at the boundary (test_linear_regime_accepts_every_c_from_zero, "
+        "test_linear_regime_rejects_a_negative_c)",
+}
 
 
 def _spans(path: Path, functions):
@@ -103,12 +123,7 @@ def run(targets, out: Path, timeout: float) -> None:
     bin_dir = Path(sys.executable).parent
     for target in targets:
         file, functions, *_ = TARGETS[target]
-        work = Path(tempfile.mkdtemp(prefix=f"linteach-mutate-{target}-"))
-        files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                               check=True).stdout.split()
-        for f in files:
-            (work / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / f, work / f)
+        work = _copy_repo(f"linteach-mutate-{target}-")
         cfg, session = _config(work, target, timeout), work / "session.sqlite"
         env = {**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable}
         for cmd in ([bin_dir / "cosmic-ray", "init", cfg, session],
@@ -122,6 +137,48 @@ def run(targets, out: Path, timeout: float) -> None:
         (out / f"{target}.json").write_text(json.dumps(_collect(target, session, spans),
                                                        indent=1))
         shutil.rmtree(work)
+
+
+def _copy_repo(prefix: str) -> Path:
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    for f in files:
+        (work / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, work / f)
+    return work
+
+
+def recheck(targets, out: Path) -> None:
+    """Re-apply every survivor to a fresh copy of today's tree and judge it again: a test or
+    check added since kills it ("... (added since)"), or it survives still."""
+    for target in targets:
+        path = out / f"{target}.json"
+        if not path.exists():
+            continue
+        res = json.loads(path.read_text())
+        _file, _functions, only, tests = TARGETS[target]
+        for r in res["mutants"]:
+            if r["verdict"] != "survived":
+                continue
+            work = _copy_repo(f"linteach-recheck-{target}-")
+            patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
+            applied = subprocess.run(["git", "apply", "-p1", "-"], cwd=work, input=patch,
+                                     text=True, capture_output=True)
+            if applied.returncode:
+                r["recheck"] = "the mutant no longer applies (its code changed)"
+            else:
+                judge = subprocess.run(
+                    ["bash", str(ROOT / "tools" / "mutation_judge.sh"), *(only or ["ALL"]), "--",
+                     *tests], cwd=work, text=True, capture_output=True,
+                    env={**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable})
+                for stage in ("verify", "tests"):
+                    if f"KILLED-BY: {stage}" in judge.stdout:
+                        r["verdict"] = f"killed by {stage} (added since)"
+            shutil.rmtree(work)
+            print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
+                  flush=True)
+        path.write_text(json.dumps(res, indent=1))
 
 
 def _collect(target, session, spans) -> dict:
@@ -157,29 +214,36 @@ def report(out: Path, path: Path) -> None:
              "(cosmic-ray; each mutant judged first by `python -m proofs_check --budget quick`, "
              "then by the fast tests).  Do not edit by hand.", "",
              "| target | file | mutants | killed by verify | killed by tests only | other kills "
-             "| survived | equivalent |", "|---|---|---|---|---|---|---|---|"]
+             "| killed by checks/tests added since | survived | equivalent |",
+             "|---|---|---|---|---|---|---|---|---|"]
     survivors = []
     for res_file in sorted(out.glob("*.json")):
         res = json.loads(res_file.read_text())
         rows = res["mutants"]
         count = {v: sum(r["verdict"] == v for r in rows) for v in
-                 ("killed by verify", "killed by tests", "survived")}
-        other = len(rows) - sum(count.values())
+                 ("killed by verify", "killed by tests", "survived",
+                  "killed by verify (added since)", "killed by tests (added since)")}
+        other = len(rows) - sum(count.values())  # crashes on import, timeouts
         equivalent = [r for r in rows if r["verdict"] == "survived"
                       and _key(res["target"], r) in EQUIVALENT]
         where = res["file"] + ("" if not res["functions"] else
                                " (" + ", ".join(res["functions"]) + ")")
+        since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
-                     f"| {count['killed by tests']} | {other} "
+                     f"| {count['killed by tests']} | {other} | {since} "
                      f"| {count['survived'] - len(equivalent)} | {len(equivalent)} |")
-        survivors += [(res["target"], r) for r in rows if r["verdict"] == "survived"]
+        survivors += [(res["target"], r) for r in rows
+                      if r["verdict"] == "survived" or "added since" in r["verdict"]]
     lines += ["", "`make verify` alone kills the mutants in the 'killed by verify' column; "
               "'killed by tests only' survived verify and were killed by the fast tests; "
               "'other kills' are mutants that do not import or time out.", ""]
     if survivors:
         lines += ["## Survivors", ""]
         for target, r in survivors:
-            reason = EQUIVALENT.get(_key(target, r), "**not equivalent: open**")
+            if "added since" in r["verdict"]:
+                reason = f"{r['verdict']}: {KILLED_BY.get(_key(target, r), 'a later check')}"
+            else:
+                reason = EQUIVALENT.get(_key(target, r), "**not equivalent: open**")
             diff = "\n".join(ln for ln in r["diff"].splitlines()
                              if ln.startswith(("+", "-")) and not ln.startswith(("+++", "---")))
             lines += [f"- {target}, `{r['function']}` line {r['line']}, {r['operator']}: "
@@ -194,7 +258,7 @@ def _key(target, r):
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("command", choices=("run", "report"))
+    p.add_argument("command", choices=("run", "recheck", "report"))
     p.add_argument("targets", nargs="*", default=list(TARGETS))
     p.add_argument("--out", type=Path, default=ROOT / "build" / "mutation")
     p.add_argument("--doc", type=Path, default=ROOT / "docs" / "mutation.md")
@@ -209,6 +273,8 @@ def main(argv=None) -> None:
             TARGETS[name] = (file, functions, args.only, tests)
     if args.command == "run":
         run(args.targets, args.out, args.timeout)
+    elif args.command == "recheck":
+        recheck(args.targets, args.out)
     else:
         report(args.out, args.doc)
 
