@@ -195,6 +195,8 @@ def _collect(target, session, spans) -> dict:
                 verdict = "incompetent"  # the mutant did not even import / the worker died
             elif result.test_outcome.name == "SURVIVED":
                 verdict = "survived"
+            elif "KILLED-BY: import" in output:
+                verdict = "incompetent"
             elif "KILLED-BY: verify" in output:
                 verdict = "killed by verify"
             elif "KILLED-BY: tests" in output:
@@ -204,7 +206,11 @@ def _collect(target, session, spans) -> dict:
             rows.append({"operator": m.operator_name, "occurrence": m.occurrence,
                          "line": m.start_pos[0], "function": _function_of(m.start_pos[0], spans),
                          "verdict": verdict, "diff": result.diff or ""})
-    return {"target": target, "file": TARGETS[target][0], "functions": TARGETS[target][1],
+    _file, functions, only, tests = TARGETS[target]
+    return {"target": target, "file": TARGETS[target][0], "functions": functions,
+            "judge": {"proofs_check": "every claim" if only is None else
+                      "no claim (tests only)" if only == ["NONE"] else " ".join(only),
+                      "tests": tests},
             "mutants": rows}
 
 
@@ -216,7 +222,7 @@ def report(out: Path, path: Path) -> None:
              "| target | file | mutants | killed by verify | killed by tests only | other kills "
              "| killed by checks/tests added since | survived | equivalent |",
              "|---|---|---|---|---|---|---|---|---|"]
-    survivors = []
+    survivors, judged = [], []
     for res_file in sorted(out.glob("*.json")):
         res = json.loads(res_file.read_text())
         rows = res["mutants"]
@@ -228,15 +234,23 @@ def report(out: Path, path: Path) -> None:
                       and _key(res["target"], r) in EQUIVALENT]
         where = res["file"] + ("" if not res["functions"] else
                                " (" + ", ".join(res["functions"]) + ")")
+        judge = res.get("judge", {})
+        judged.append(f"- {res['target']}: `proofs_check --budget quick` on "
+                      f"{judge.get('proofs_check', '(not recorded)')}, then "
+                      f"{', '.join(judge.get('tests', [])) or '(not recorded)'}")
         since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
                      f"| {count['killed by tests']} | {other} | {since} "
                      f"| {count['survived'] - len(equivalent)} | {len(equivalent)} |")
         survivors += [(res["target"], r) for r in rows
                       if r["verdict"] == "survived" or "added since" in r["verdict"]]
+    lines += ["", "Judged by (a campaign on this shared machine judges with the claims that use "
+              "the target, not all ten; `make mutate` without options uses every claim):", "",
+              *judged]
     lines += ["", "`make verify` alone kills the mutants in the 'killed by verify' column; "
               "'killed by tests only' survived verify and were killed by the fast tests; "
-              "'other kills' are mutants that do not import or time out.", ""]
+              "'other kills' are mutants that do not import (syntax or import errors: not competent "
+              "mutants) or time out.", ""]
     if survivors:
         lines += ["## Survivors", ""]
         for target, r in survivors:
