@@ -82,6 +82,10 @@ def _net_findings(net, W, X, y) -> list:
                 _finding("NAR margin β", eng.beta[0], beta, rtol=1e-12, atol=1e-15)]
     if y is None:
         return out
+    pw, pu, all_in, n_diff = ref.par(W, X, y)
+    out += [_finding("PAR fractions (w, u)", lt.par_fractions(W, X, y), [pw, pu], rtol=1e-15),
+            _finding("in PAR", lt.in_par(W, X, y), all_in),
+            _finding("max n_diff (w, u)", lt.max_n_diff(W, X), n_diff)]
     q = y * ref.forward(W, X, a, v)
     L, G = net.loss_and_grad(W, X, y)
     gscale = ROUND * v * np.abs(X).max()  # n terms of size ≤ v|x|/n each
@@ -155,6 +159,8 @@ def _flow_findings(net, W0, X, y, spec) -> list:
                             normalized=True, record=2)
     if late.W is not None and np.all(np.isfinite(late.W)):
         out += _normalized(net, late.W, X, y, dt, "late")
+        out += [dict(f, quantity=f"{f['quantity']} (late)")  # the NAR / PAR the flow reached
+                for f in _net_findings(net, late.W, X, y)]
         agree = lt.agreement(late.direction, X) if spec.get("pattern_from_late") else None
         if agree is not None:  # the claim's (P) program, in the pattern the flow reached
             from linteach import convex

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.optimize import linprog, nnls
 
 __all__ = ["sigma", "sigma_prime", "forward", "log_loss_terms", "log_sum_loss", "mean_loss",
-           "grad_mean_loss", "grad_over_loss", "cluster_radius", "band_mask", "agreement",
+           "grad_mean_loss", "grad_over_loss", "cluster_radius", "band_mask", "agreement", "par",
            "normalized_margin", "smoothed_margin", "sgd_replay", "euler_replay",
            "normalized_replay", "sgd_constants", "qp_kkt", "svm_rows", "eq8_rows",
            "pattern_rows", "a4_slack"]
@@ -165,6 +165,24 @@ def agreement(W, X):
     if any((s == 0).any() for s in sides):
         beta = 0.0
     return sides[0], sides[1], beta
+
+
+def par(W, X, y):
+    """§7 and §8: fractions of w and u neurons alone in PAR, whether all are (β = 0), and the
+    most points on which two neurons of one type disagree in sign (``max n_diff``)."""
+    W, X = np.asarray(W, float), np.asarray(X, float)
+    k = W.shape[0] // 2
+    in_w = [all(yi * float(np.dot(W[j], x)) > 0 for x, yi in zip(X, y)) for j in range(k)]
+    in_u = [all(-yi * float(np.dot(W[j], x)) > 0 for x, yi in zip(X, y)) for j in range(k, 2 * k)]
+    n_diff = []
+    for rows in (range(k), range(k, 2 * k)):
+        worst = 0
+        for a in rows:
+            for b in rows:
+                worst = max(worst, sum((float(np.dot(W[a], x)) > 0) != (float(np.dot(W[b], x)) > 0)
+                                       for x in X))
+        n_diff.append(worst)
+    return sum(in_w) / k, sum(in_u) / k, all(in_w) and all(in_u), n_diff
 
 
 def normalized_margin(W, X, y, alpha, v) -> float:
