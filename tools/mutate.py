@@ -39,6 +39,8 @@ EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|Bit
 TARGETS = {
     "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
     "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None, ["tests/test_bounds.py"]),
+    "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
+                        ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
     "metrics-radius-regime": ("linteach/metrics.py",
                               ["_mean_rows", "_means", "neuron_means", "_radius",
                                "cluster_radius", "linear_regime"],
