@@ -66,6 +66,8 @@ ONE_STEP_BOUND = 2.0
 #: and at most this fraction of the init's stable rank
 ONE_STEP_FACTOR = 0.5
 NET = dict(k=10, alpha=0.3)
+#: the convex programs each case needs (kit.orthogonal)
+NEEDS = ("svm", "pattern")
 SCALES = (1e-4, 1e-4, 1e-3, 1e-3)
 FAMILIES = {"orth-n10-d40": dict(kind="orthogonal", n=10, d=40, noise=0.05, scales=SCALES,
                                  count=2),
@@ -91,7 +93,7 @@ def slacks(r: dict) -> dict:
 
 def _run(ctx: Context, families: dict, c_min) -> list:
     out = []
-    for case, _family, r in run_orth_families(ctx, families, NET, c_min=c_min):
+    for case, _family, r in run_orth_families(ctx, families, NET, NEEDS, c_min=c_min):
         for clause, slack in slacks(r).items():
             if clause not in ctx.claim.clause_names:
                 continue

@@ -57,6 +57,8 @@ RHO_TOL = 0.1
 #: an Eq. 8 dual below this fraction of the largest counts as zero
 DUAL_TOL = 1e-6
 NET = dict(k=10, alpha=0.3)
+#: the convex programs each case needs (kit.orthogonal)
+NEEDS = ("eq8",)
 SCALES = (1e-4, 1e-4, 1e-3, 1e-3)
 FAMILIES = {"orth-n10-d40": dict(kind="orthogonal", n=10, d=40, noise=0.05, scales=SCALES,
                                  count=2),
@@ -88,7 +90,7 @@ def slacks(r: dict) -> dict:
 
 def _run(ctx: Context, families: dict, c_min) -> list:
     out = []
-    for case, _family, r in run_orth_families(ctx, families, NET, c_min=c_min):
+    for case, _family, r in run_orth_families(ctx, families, NET, NEEDS, c_min=c_min):
         for clause, slack in slacks(r).items():
             if clause in ctx.claim.clause_names:
                 ctx.record(clause, slack, case, C_data=r["C_data"], n=r["n"], d=r["d"])

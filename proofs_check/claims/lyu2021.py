@@ -22,13 +22,14 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Case, Claim, Clause, digest
+from ..engine.contract import Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit import followup
+from ..kit.antipodal import antipodal_cases
 from ..kit.flow import span
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "MARGIN_TOL", "COS_TOL", "BOUND_TOL", "N_STEPS",
-           "INIT_SCALES", "check", "run_family", "two_point_control", "gap_slack"]
+           "INIT_SCALES", "check", "two_point_control", "gap_slack"]
 
 CLAUSES = ("margin_bound", "limit_reaches_global_max", "margin_gap_shrinks",
            "limit_direction_is_linear")
@@ -59,67 +60,24 @@ MARGIN_TOL = 0.02
 COS_TOL = 1e-3
 #: rounding allowance of the bound (relative)
 BOUND_TOL = 1e-9
+#: late-phase steps of turn 0.01 (the companion: twice as many of turn 0.005)
 N_STEPS = 2000
-#: relative turn per step of the main run (the companion halves it)
-DT = 0.01
 #: halving the turn must shrink the mean shortfall from γ̄* to at most this fraction
 HALVING = 0.8
 INIT_SCALES = (1e-3, 1e-3, 1e-2, 1e-2)
 #: the witnesses' init scales in control (b)
 WITNESS_SCALES = (0.5, 0.5, 2.0, 2.0)
 NET = dict(k=5, alpha=0.3)
-FAMILIES = {"n8-d2": dict(n=8, d=2, count=1), "n20-d5": dict(n=20, d=5, count=1),
-            "n40-d10": dict(n=40, d=10, count=1)}
-CONTROL = {"ball": dict(n=30, d=3, count=2)}
+FAMILIES = {"n8-d2": dict(n=8, d=2, count=1, steps=N_STEPS),
+            "n20-d5": dict(n=20, d=5, count=1, steps=N_STEPS),
+            "n40-d10": dict(n=40, d=10, count=1, steps=N_STEPS)}
+CONTROL = {"ball": dict(n=30, d=3, count=2, steps=N_STEPS, companion=False)}
 
 
 def gap_slack(gap: float, gap_half: float) -> float:
     """``1 − (gap_half/gap)/HALVING``: ≥ 0 iff halving the turn shrinks the mean shortfall
     from γ̄* by at least the factor :data:`HALVING` (first order in dt predicts 1/2)."""
     return float(1.0 - (gap_half / gap) / HALVING) if gap > 0 else 1.0
-
-
-def _build(case: Case, spec: dict, scales):
-    from linteach import convex
-
-    data_rng, init_rng = case.rng.spawn(2)
-    if spec.get("ball"):
-        X, y = followup.correlated(data_rng, spec["n"], spec["d"])
-    else:
-        X, y = followup.antipodal(data_rng, spec["n"], spec["d"])
-    net = lt.Net(**NET)
-    W0 = net.init(spec["d"], scale=1.0, rng=init_rng, batch=len(scales))
-    return X, y, W0 * np.asarray(scales)[:, None, None], convex.svm_no_bias(X, y)
-
-
-def run_family(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, spec, scales)``; every case's runs in one batch."""
-    cases, spec, scales = item
-    net = lt.Net(**NET)
-    built = [_build(c, spec, scales) for c in cases]
-    R = len(scales)
-    X = np.concatenate([np.broadcast_to(b[0], (R,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (R,) + b[1].shape) for b in built])
-    W0 = np.concatenate([b[2] for b in built])
-    steps = spec.get("steps", N_STEPS)
-    run = followup.limit_run(net, W0, X, y, n_steps=steps)
-    # the step-halving companion (turn dt/2, twice the steps): the gap's dt-dependence
-    half = followup.limit_run(net, W0, X, y, n_steps=2 * steps, dt=DT / 2, record=2)
-    gam = lt.normalized_margin(net, run["directions"], X, y)  # (records, runs)
-    gam_half = lt.normalized_margin(net, half["direction"], X, y)
-    out = []
-    for c, (Xc, yc, _W0, w_svm) in enumerate(built):
-        rows = slice(c * R, (c + 1) * R)
-        z = w_svm / np.linalg.norm(w_svm)
-        lin = np.concatenate([np.tile(z, (net.k, 1)), np.tile(-z, (net.k, 1))])
-        D = run["direction"][rows]
-        out.append({"gamma_star": followup.lifted_svm_margin(net, w_svm),
-                    "gamma": gam[-1, rows], "gamma_half": gam_half[rows],
-                    "gamma_max": gam[:, rows].max(axis=0),
-                    "one_minus_cos": np.array([1.0 - followup.cosine(Dr, lin) for Dr in D]),
-                    "log_norm": run["log_norm"][rows], "direction": D,
-                    "data": digest(Xc), "n": len(yc)})
-    return out
 
 
 def two_point_control(v: float = 1.0, alpha: float = NET["alpha"]):
@@ -137,7 +95,7 @@ def _record_main(ctx: Context, families: dict) -> list:
     out = []
     for family, spec in families.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
-        for case, r in zip(cases, ctx.map(run_family, [(cases, spec, INIT_SCALES)])[0]):
+        for case, r in zip(cases, ctx.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES, False)])[0]):
             ctx.ledger(case, data=r["data"])
             gs = r["gamma_star"]
             if np.any(r["gamma"] <= 0):
@@ -173,7 +131,8 @@ def check(ctx: Context) -> None:
     for family, spec in CONTROL.items():
         spec = dict(spec, ball=True)
         cases = sub_b.cases(sub_b.n(spec["count"], minimum=2), family)
-        res = sub_b.map(run_family, [(cases, spec, INIT_SCALES + WITNESS_SCALES)])[0]
+        res = sub_b.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES + WITNESS_SCALES,
+                                                False)])[0]
         for case, r in zip(cases, res):
             small, witness = r["gamma"][:len(INIT_SCALES)], r["gamma"][len(INIT_SCALES):]
             ref = max(float(witness.max()), r["gamma_star"])

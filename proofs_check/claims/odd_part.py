@@ -10,8 +10,9 @@ evidence ``proved`` per case), and through its consequence on antipodal data: th
 ``(x_i, −x_i)`` gives ``q_i + q_i' = v k (1+α) y_i (w̄ − ū)·x_i`` and ``‖W‖ ≥ √(k/2)‖w̄ − ū‖``,
 so **every** net has ``γ̄(W) ≤ v (1+α) √(k/2) γ_SVM`` there, with equality for k copies of
 ``±w_SVM``: the global max margin on antipodal data is the linear SVM's (Lemma 6.1's data,
-as a statement about the linear predictor).  Control: nets with biases (App. K lifting),
-whose odd part is not linear.
+as a statement about the linear predictor).  Controls: nets with biases (App. K lifting),
+whose odd part is not linear, and the constant halved (``v k (1+α)/2``, the odd part proper
+rather than the difference).
 """
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ CLAIM = Claim(
           "small integer nets checked exactly in rationals, and antipodal sets with random, "
           "GD-trained and late-phase-flow nets plus the lifted SVM",
     control="the same identity for nets with biases (App. K lifting, x' = (x, 1); the "
-            "reflection is (−x, 1)) must FAIL in floating point and exactly, on every case",
+            "reflection is (−x, 1)), and with the mutant constant v k (1+α)/2, must FAIL in "
+            "floating point and exactly, on every case",
     clauses=(Clause("identity_float", "1 − max residual / (ROUNDING_TOL · Σ|terms|)"),
              Clause("identity_exact", "+1 if both sides are equal as rationals, −1 if not",
                     evidence="proved"),
@@ -77,13 +79,23 @@ def margin_slack(gamma, bound) -> float:
 
 def _random_net(rng, bias: bool):
     k, d = int(rng.integers(1, 9)), int(rng.integers(1, 11))
-    net = lt.Net(k=k, alpha=float(rng.uniform(0.0, 0.99)), v=float(rng.uniform(0.1, 3.0)))
+    alpha = 0.0 if rng.random() < 0.25 else float(rng.uniform(0.0, 0.99))  # ReLU included
+    net = lt.Net(k=k, alpha=alpha, v=float(rng.uniform(0.1, 3.0)))
     scale = np.exp(rng.uniform(np.log(1e-3), np.log(1e3), (NETS, 1, 1)))
     W = net.init(d + bias, scale=1.0, rng=rng, batch=NETS) * scale
     return net, W, rng.standard_normal((POINTS, d)) * np.exp(rng.uniform(-3, 3, (POINTS, 1)))
 
 
-def _residual(net, W, X, bias: bool):
+def _residual(net, W, X, variant):
+    """The identity's residual and scale; ``variant`` 'bias' (lifted inputs) or 'half' (the
+    mutant constant ``v k (1+α)/2``) are the negative controls."""
+    bias = variant == "bias"
+    if variant == "half":
+        res, scale = followup.odd_residual(net, W, X)
+        w_bar, u_bar = lt.neuron_means(W)
+        half = 0.5 * net.v * net.k * (1.0 + net.alpha) * (X @ (w_bar - u_bar)[..., :, None])[
+            ..., 0]
+        return np.abs(net.forward(W, X) - net.forward(W, -X) - half), scale
     if not bias:
         return followup.odd_residual(net, W, X)
     Xp, Xm = lt.augment_bias(X), lt.augment_bias(-X)
@@ -108,7 +120,7 @@ def _trained(rng):
     return net, W, np.vstack([X, rng.standard_normal((POINTS, d))])
 
 
-def _exact_sides(Wi, Xi, alpha: Fraction, v: Fraction, k: int, bias: bool):
+def _exact_sides(Wi, Xi, alpha: Fraction, v: Fraction, k: int, bias: bool, factor=1):
     """Both sides of the identity in rationals, per point: ``(N(x) − N(−x), v k (1+α)(w̄−ū)·x)``."""
     def sig(z):
         return z if z > 0 else alpha * z
@@ -120,24 +132,26 @@ def _exact_sides(Wi, Xi, alpha: Fraction, v: Fraction, k: int, bias: bool):
     out = []
     for x in Xi:
         xp, xm = (list(x) + [1], [-c for c in x] + [1]) if bias else (list(x), [-c for c in x])
-        lin = v * (1 + alpha) * sum((Fraction(int(Wi[j][c])) - int(Wi[k + j][c])) * int(x[c])
+        lin = factor * v * (1 + alpha) * sum((Fraction(int(Wi[j][c])) - int(Wi[k + j][c])) * int(x[c])
                                     for j in range(k) for c in range(len(x)))
         out.append((net_out(xp) - net_out(xm), lin))
     return out
 
 
-def exact_case(rng, bias: bool = False) -> dict:
+def exact_case(rng, variant=None) -> dict:
     """A small integer net (k 1–3, d 1–3, entries −5…5, α = p/q) checked in rationals."""
+    bias = variant == "bias"
     k, d = int(rng.integers(1, 4)), int(rng.integers(1, 4))
     q = int(rng.integers(2, 11))
     alpha, v = Fraction(int(rng.integers(0, q)), q), Fraction(int(rng.integers(1, 8)),
                                                               int(rng.integers(1, 5)))
     Wi = rng.integers(-5, 6, (2 * k, d + bias))
     Xi = rng.integers(-5, 6, (6, d))
-    sides = _exact_sides(Wi.tolist(), Xi.tolist(), alpha, v, k, bias)
+    factor = Fraction(1, 2) if variant == "half" else 1
+    sides = _exact_sides(Wi.tolist(), Xi.tolist(), alpha, v, k, bias, factor)
     exact = all(a == b for a, b in sides)
     net = lt.Net(k=k, alpha=float(alpha), v=float(v))
-    res, scale = _residual(net, Wi.astype(float), Xi.astype(float), bias)
+    res, scale = _residual(net, Wi.astype(float), Xi.astype(float), variant)
     return {"exact": exact, "float_slack": identity_slack(res, scale),
             "alpha": str(alpha), "v": str(v), "k": k, "d": d, "data": digest(Wi)}
 
@@ -165,29 +179,30 @@ def _antipodal(rng) -> dict:
 
 
 def evaluate(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, family, bias)``."""
-    cases, family, bias = item
+    """``ctx.map`` worker: ``item = (cases, family, variant)`` (variant: None, 'bias', 'half')."""
+    cases, family, variant = item
     out = []
     for case in cases:
         rng = case.rng
         if family == "exact":
-            out.append(exact_case(rng, bias))
+            out.append(exact_case(rng, variant))
         elif family == "antipodal":
             out.append(_antipodal(rng))
         else:
-            net, W, X = _random_net(rng, bias) if family == "random" else _trained(rng)
-            res, scale = _residual(net, W, X, bias)
+            net, W, X = (_random_net(rng, variant == "bias") if family == "random"
+                         else _trained(rng))
+            res, scale = _residual(net, W, X, variant)
             out.append({"float_slack": identity_slack(res, scale), "k": net.k, "d": X.shape[1],
                         "max_rel_residual": float(np.max(res / np.maximum(scale, 1e-300))),
                         "data": digest(W)})
     return out
 
 
-def _run(ctx: Context, families: dict, bias: bool) -> list:
+def _run(ctx: Context, families: dict, variant) -> list:
     out = []
     for family, count in families.items():
         cases = ctx.cases(ctx.n(count), family)
-        for case, r in zip(cases, ctx.map(evaluate, [(cases, family, bias)])[0]):
+        for case, r in zip(cases, ctx.map(evaluate, [(cases, family, variant)])[0]):
             ctx.ledger(case, data=r["data"])
             ctx.record("identity_float", r["float_slack"], case)
             if family == "exact":
@@ -201,7 +216,7 @@ def _run(ctx: Context, families: dict, bias: bool) -> list:
 
 
 def check(ctx: Context) -> None:
-    results = _run(ctx, FAMILIES, bias=False)
+    results = _run(ctx, FAMILIES, None)
     anti = [r for f, r in results if f == "antipodal"]
     if anti:
         ctx.measure("antipodal", {
@@ -210,13 +225,18 @@ def check(ctx: Context) -> None:
             "flow_limit_over_bound": span(x for r in anti for x in r["flow_ratio"])})
     ctx.measure("max_relative_residual", max(
         (r.get("max_rel_residual", 0.0) for _f, r in results), default=None))
-    sub = ctx.control_context("control", clauses=("identity_float", "identity_exact"))
-    _run(sub, {"random": 3, "exact": 3}, bias=True)
-    caught = verdict_of(sub) == "FAIL" and all(
-        sub.worst[c].violations == sub.worst[c].evaluated for c in sub.worst)
-    ctx.negative_control(caught, "nets with biases (x' = (x, 1), reflected to (−x, 1)) must "
-                         "break the identity in floating point and in rationals, every case",
-                         controls=sub,
-                         violations={c: w.violations for c, w in sub.worst.items()},
-                         evaluations={c: w.evaluated for c, w in sub.worst.items()})
+    subs = {}
+    for variant in ("bias", "half"):
+        subs[variant] = ctx.control_context(variant, clauses=("identity_float",
+                                                              "identity_exact"))
+        _run(subs[variant], {"random": 3, "exact": 3}, variant)
+    caught = all(verdict_of(sub) == "FAIL" and all(
+        w.violations == w.evaluated for w in sub.worst.values()) for sub in subs.values())
+    ctx.negative_control(caught, "nets with biases (x' = (x, 1), reflected to (−x, 1)), and the "
+                         "mutant constant v k (1+α)/2, must break the identity in floating point "
+                         "and in rationals, every case", controls=list(subs.values()),
+                         violations={v: {c: w.violations for c, w in sub.worst.items()}
+                                     for v, sub in subs.items()},
+                         evaluations={v: {c: w.evaluated for c, w in sub.worst.items()}
+                                      for v, sub in subs.items()})
 

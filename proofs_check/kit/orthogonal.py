@@ -81,22 +81,38 @@ def _eq8(net, X, y):
     return W8, lam
 
 
-def _case_summary(net, X, y, W0, T, W1, W_gd, D, pattern_cache) -> dict:
+def _solved(net, X, y, D, needs) -> dict:
+    """The convex programs ``needs`` asks for: 'eq8' (kernel dual), 'svm', 'pattern'."""
     from linteach import convex
 
-    W8, lam = _eq8(net, X, y)
-    w_svm = convex.svm_no_bias(X, y)
+    out = {}
+    if "eq8" in needs:
+        W8, lam = _eq8(net, X, y)
+        out.update(srank_eq8=float(followup.stable_rank(W8)),
+                   eq8_cos=np.array([followup.cosine(Dr, W8) for Dr in D]),
+                   eq8_dual_ratio=float(lam.min() / lam.max()))
+    if "svm" in needs:
+        w_svm = convex.svm_no_bias(X, y)
+        w_bar, u_bar = lt.neuron_means(D)
+        z = w_bar - u_bar
+        out["lin_over_svm"] = ((y * (X @ z.T).T).min(axis=-1) / np.linalg.norm(z, axis=-1)
+                               * np.linalg.norm(w_svm))
+    if "pattern" in needs:
+        cache, cos = {}, []
+        for r in range(len(D)):  # one QP per distinct agreement pattern
+            agree = lt.agreement(D[r], X)
+            key = None if agree is None else (agree.side_w.tobytes(), agree.side_u.tobytes())
+            if key not in cache:
+                cache[key] = None if key is None else _pattern_cos(net, D[r], X, y)
+            cos.append(np.nan if cache[key] is None else cache[key])
+        out["pattern_cos"] = np.asarray(cos, dtype=float)
+    return out
+
+
+def _case_summary(net, X, y, W0, T, W1, W_gd, D, needs) -> dict:
     w_bar, u_bar = lt.neuron_means(D)
     z = w_bar - u_bar
-    lin_margin = (y * (X @ z.T).T).min(axis=-1) / np.linalg.norm(z, axis=-1)
     s1 = np.linalg.svd(D, compute_uv=False)[:, 0]
-    cos = []
-    for r in range(len(D)):  # one QP per distinct agreement pattern
-        agree = lt.agreement(D[r], X)
-        key = None if agree is None else (agree.side_w.tobytes(), agree.side_u.tobytes())
-        if key not in pattern_cache:
-            pattern_cache[key] = None if key is None else _pattern_cos(net, D[r], X, y)
-        cos.append(np.nan if pattern_cache[key] is None else pattern_cache[key])
     disagree = (np.sign(net.forward(D, T)) != np.sign((T @ np.swapaxes(z[:, None, :], -1, -2)
                                                        )[..., 0])).mean(axis=-1)
     tw, tu = followup.type_stable_ranks(D)
@@ -110,17 +126,14 @@ def _case_summary(net, X, y, W0, T, W1, W_gd, D, pattern_cache) -> dict:
         "rho_end": followup.margin_ratio(net, D, X, y),
         "rank_ratio": followup.rank_ratio(D),
         "weyl_bound": np.sqrt(2 * net.k) * lt.cluster_radius(D) / s1,
-        "in_par": lt.in_par(D, X, y), "pattern_cos": np.asarray(cos, dtype=float),
-        "srank_eq8": float(followup.stable_rank(W8)),
-        "eq8_cos": np.array([followup.cosine(Dr, W8) for Dr in D]),
-        "eq8_dual_ratio": float(lam.min() / lam.max()),
-        "lin_over_svm": lin_margin * np.linalg.norm(w_svm),
-        "disagree": disagree, "data": digest(X)}
+        "in_par": lt.in_par(D, X, y), "disagree": disagree, "data": digest(X),
+        **_solved(net, X, y, D, needs)}
 
 
 def orth_cases(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, spec, net_kwargs)``; one batch for all cases."""
-    cases, spec, net_kw = item
+    """``ctx.map`` worker: ``item = (cases, spec, net_kwargs, needs)``; one batch for all
+    cases; ``needs`` names the convex programs to solve per case (see :func:`_solved`)."""
+    cases, spec, net_kw, needs = item
     net = lt.Net(**net_kw)
     built = [_build(c, spec, net) for c in cases]
     R = len(spec["scales"])
@@ -135,7 +148,8 @@ def orth_cases(item) -> list:
     out = []
     for c, (Xc, yc, _W0, T) in enumerate(built):
         rows = slice(c * R, (c + 1) * R)
-        out.append(_case_summary(net, Xc, yc, W0[rows], T, W1[rows], W_gd[rows], D[rows], {}))
+        out.append(_case_summary(net, Xc, yc, W0[rows], T, W1[rows], W_gd[rows], D[rows],
+                                 needs))
     return out
 
 
@@ -144,7 +158,8 @@ def orth_cases(item) -> list:
 C_MIN = 1.0
 
 
-def run_orth_families(ctx, families: dict, net_kw: dict, *, c_min: float | None = C_MIN):
+def run_orth_families(ctx, families: dict, net_kw: dict, needs, *,
+                      c_min: float | None = C_MIN):
     """Every family's cases in one :func:`orth_cases` batch; yields ``(case, family, result)``
     for the cases whose data reach ``c_min`` (the others are ASSUMPTION-NOT-MET)."""
     for family, spec in families.items():
@@ -153,7 +168,7 @@ def run_orth_families(ctx, families: dict, net_kw: dict, *, c_min: float | None 
         cases = ctx.cases(ctx.n(spec["count"]), family)
         if not cases:
             continue
-        for case, r in zip(cases, ctx.map(orth_cases, [(cases, spec, net_kw)])[0]):
+        for case, r in zip(cases, ctx.map(orth_cases, [(cases, spec, net_kw, tuple(needs))])[0]):
             ctx.ledger(case, data=r["data"])
             if c_min is not None and r["C_data"] < c_min:
                 ctx.assumption_not_met(case, f"near-orthogonality constant {r['C_data']:.3g} "
