@@ -1,4 +1,4 @@
-"""``--dask``: a LocalCluster on 127.0.0.1 (no dashboard) reproduces the local claims.json.
+"""``--dask``: a LocalCluster on 127.0.0.1 reproduces the local claims.json.
 
 Skipped cleanly when the optional ``dask`` extra is not installed.
 """
@@ -19,9 +19,14 @@ ARGS = ["--selftest", "--only", "self.sgd", "self.fail", "--budget", "quick", "-
 
 @pytest.fixture(scope="module")
 def cluster():
-    """Two single-threaded worker processes on loopback; shut down after the module."""
+    """Two single-threaded worker processes on loopback; shut down after the module.
+
+    The scheduler always opens an HTTP server (metrics), on port 8787 unless told otherwise,
+    even when ``dashboard_address=None``; a busy 8787 then leaks a socket (an error under
+    ``filterwarnings = error``).  Port 0 lets the OS choose a free one.
+    """
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   worker_dashboard_address=None, silence_logs=40) as lc:
         yield lc
 

@@ -6,8 +6,8 @@ import numpy as np
 
 import linteach as lt
 
-from baselines import direct_loss_and_grad, numpy_sgd, torch, torch_gd, torch_sgd
-from timing import compare, ratio
+from .baselines import direct_loss_and_grad, numpy_sgd, torch, torch_gd, torch_sgd
+from .timing import compare, ratio
 
 #: baselines must reach linteach's weights to this relative accuracy before being timed
 AGREE_RTOL = 1e-9

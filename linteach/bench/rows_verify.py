@@ -1,7 +1,8 @@
 """Row 5: ``make verify`` end to end — the standard-budget proofs_check run, seconds per claim.
 
 Runs exactly the command ``make verify`` runs (checkpoints go to a temporary directory and
-the report to temporary files, so the working tree is untouched) and reads the per-claim
+the report to temporary files, and it runs in a temporary folder, so neither the working
+tree nor the current folder is touched or read) and reads the per-claim
 timings from its ``--json`` output: whatever claims exist when the benchmark runs.
 """
 from __future__ import annotations
@@ -13,7 +14,6 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 180.0
 
 
@@ -24,7 +24,7 @@ def make_verify(*, seed: int = 0, timeout: float = 3600.0) -> dict:
                "--json", str(report), "--out", str(Path(tmp) / "claims.md"),
                "--state", str(Path(tmp) / "state")]
         start = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=timeout)
         wall = time.perf_counter() - start
         doc = json.loads(report.read_text()) if report.exists() else {}
     claims = [{"id": c["id"], "verdict": c["verdict"], "seconds": c["seconds"],
