@@ -76,8 +76,9 @@ def correlated(rng, n: int, d: int):
 def orthogonality_constant(X) -> float:
     """The largest ``C`` with ``‖x_i‖² ≥ C n max_{k≠i} |⟨x_i, x_k⟩|`` for every i."""
     G = X @ X.T
-    off = np.abs(G - np.diag(np.diag(G))).max(axis=1)
-    return float((np.diag(G) / (len(X) * off)).min())
+    off = len(X) * np.abs(G - np.diag(np.diag(G))).max(axis=1)
+    ratio = np.divide(np.diag(G), off, out=np.full(len(X), np.inf), where=off > 0)
+    return float(ratio.min())
 
 
 def mu_of(X, y) -> float:
