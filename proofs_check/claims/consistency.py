@@ -29,7 +29,7 @@ from ..kit.flow import span
 from ..kit.orthogonal import C_MIN, run_orth_families
 
 __all__ = ["CLAIM", "CLAUSES", "SOLVER_TOL", "COS_TOL", "MARGIN_TOL", "RANK_TOL", "SR_TOL",
-           "RHO_TOL", "check", "antipodal_slacks", "orthogonal_slacks"]
+           "RHO_TOL", "SR_MATCH", "check", "antipodal_slacks", "orthogonal_slacks"]
 
 CLAUSES = ("eq8_is_lifted_svm", "limit_is_eq8_and_global_max", "orth_limit_is_eq8_par",
            "orth_ranks_agree", "orth_margins_agree")
@@ -55,8 +55,8 @@ CLAIM = Claim(
                                                    "1 − |γ̄/γ̄* − 1|/MARGIN_TOL)"),
              Clause("orth_limit_is_eq8_par", "in PAR (else −1) and 1 − (1 − cos(Ŵ, Ŵ8))/COS_TOL"),
              Clause("orth_ranks_agree", "min(1 − (σ3/σ1)/RANK_TOL, 1 − (per-type srank − 1)/"
-                                        "SR_TOL, 2 − srank, 1 − |srank − srank_Eq8|/(SR_TOL·"
-                                        "1e1))"),
+                                        "SR_TOL, 2 − srank, 1 − |srank − srank_Eq8|/(SR_MATCH·"
+                                        "srank_Eq8))"),
              Clause("orth_margins_agree", "+1 if (all Eq. 8 duals > 0) = (ρ falls to within "
                                           "RHO_TOL of 1), −1 otherwise; and the limit solves "
                                           "its pattern's (P)")))
@@ -69,6 +69,8 @@ MARGIN_TOL = 0.02
 RANK_TOL = 1e-3
 SR_TOL = 1e-3
 RHO_TOL = 0.1
+#: relative agreement of the whole stable rank with Eq. 8's (kou2023's SR_MATCH)
+SR_MATCH = 1e-2
 #: an Eq. 8 dual below this fraction of the largest counts as zero
 DUAL_TOL = 1e-6
 ANTI_NET = dict(k=5, alpha=0.3)
@@ -96,7 +98,8 @@ def orthogonal_slacks(r: dict) -> dict:
     ranks = np.minimum.reduce([1.0 - r["rank_ratio"] / RANK_TOL,
                                1.0 - (r["type_srank_end"] - 1.0) / SR_TOL,
                                2.0 - r["srank_end"],
-                               1.0 - np.abs(r["srank_end"] - r["srank_eq8"]) / (10 * SR_TOL)])
+                               1.0 - np.abs(r["srank_end"] - r["srank_eq8"])
+                               / (SR_MATCH * r["srank_eq8"])])
     duals_positive = r["eq8_dual_ratio"] > DUAL_TOL
     equalizing = bool(np.all(r["rho_end"] - 1.0 <= RHO_TOL) and np.all(r["rho_end"] < r["rho_gd"]))
     solves = bool(np.all(1.0 - r["pattern_cos"] <= COS_TOL))  # NaN (no NAR) is False

@@ -140,7 +140,9 @@ def _run(ctx: Context, families: dict) -> list:
                 if np.isinf(r["t_bound"]).any():
                     ctx.inconclusive(case, "the bound's time lies beyond the horizon")
                 else:
-                    ctx.record("par_entry_within_bound", 1.0 - r["t_par"] / r["t_bound"], case,
+                    slack = np.where(np.isfinite(r["t_par"]), 1.0 - r["t_par"] / r["t_bound"],
+                                     -1.0)  # never in PAR to stay although the bound passed
+                    ctx.record("par_entry_within_bound", slack, case,
                                mu=r["mu"], t_par=float(r["t_par"].max()),
                                t_bound=float(r["t_bound"].min()))
             out.append((family, r))
@@ -161,8 +163,12 @@ def check(ctx: Context) -> None:
         if np.ptp(np.log(mus)) > 0:
             ctx.measure("entry_time_mu_exponent", float(-np.polyfit(np.log(mus), np.log(taus),
                                                                     1)[0]))
-        ctx.measure("assumption4_holds", {"sets": len(results),
-                                          "holds": sum(r["a4"] for _f, r in results)})
+        holds = sum(r["a4"] for _f, r in results)
+        ctx.measure("assumption4_holds", {"sets": len(results), "holds": holds})
+        if holds < len(results):
+            ctx.note(f"Assumption 4 fails on {len(results) - holds} of {len(results)} "
+                     "μ-separated sets while every run enters PAR and stays: Theorem 6.2's "
+                     "trajectory hypothesis holds there, its data hypothesis does not")
     sub = ctx.control_context("control", clauses=("increment_bound",))
     _run(sub, CONTROL)
     w = sub.worst.get("increment_bound")

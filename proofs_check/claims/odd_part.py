@@ -28,7 +28,7 @@ from ..kit import followup
 from ..kit.flow import span
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "ROUNDING_TOL", "MARGIN_TOL", "NETS", "check",
-           "evaluate", "exact_case", "identity_slack", "margin_slack"]
+           "evaluate", "exact_case", "identity_slack", "margin_slack", "control_biases"]
 
 CLAUSES = ("identity_float", "identity_exact", "antipodal_margin_bound")
 CLAIM = Claim(
@@ -43,9 +43,10 @@ CLAIM = Claim(
           "per case), GD-trained nets (symmetric Gaussians and ball sets, inits 1e-2 and 1), "
           "small integer nets checked exactly in rationals, and antipodal sets with random, "
           "GD-trained and late-phase-flow nets plus the lifted SVM",
-    control="the same identity for nets with biases (App. K lifting, x' = (x, 1); the "
-            "reflection is (−x, 1)), and with the mutant constant v k (1+α)/2, must FAIL in "
-            "floating point and exactly, on every case",
+    control="the same identity for nets with biases (App. K lifting, x' = (x, 1), the "
+            "reflection (−x, 1); w-neuron biases above every |w·x|, where the two sides differ "
+            "by exactly v(1−α)Σ_j w_j·x), and with the mutant constant v k (1+α)/2, must FAIL "
+            "in floating point and exactly, on every case",
     clauses=(Clause("identity_float", "1 − max residual / (ROUNDING_TOL · Σ|terms|)"),
              Clause("identity_exact", "+1 if both sides are equal as rationals, −1 if not",
                     evidence="proved"),
@@ -83,7 +84,25 @@ def _random_net(rng, bias: bool):
     net = lt.Net(k=k, alpha=alpha, v=float(rng.uniform(0.1, 3.0)))
     scale = np.exp(rng.uniform(np.log(1e-3), np.log(1e3), (NETS, 1, 1)))
     W = net.init(d + bias, scale=1.0, rng=rng, batch=NETS) * scale
-    return net, W, rng.standard_normal((POINTS, d)) * np.exp(rng.uniform(-3, 3, (POINTS, 1)))
+    X = rng.standard_normal((POINTS, d)) * np.exp(rng.uniform(-3, 3, (POINTS, 1)))
+    if bias:
+        W = control_biases(W, X, k)
+    return net, W, X
+
+
+def control_biases(W, X, k: int):
+    """The control's lifted nets: w-neuron biases above every ``|w_j·x|``, u biases 0.
+
+    Then ``σ(z + b) − σ(−z + b) = 2z`` on every point, and the difference of the two sides
+    is exactly ``v (1−α) Σ_j w_j·x`` — nonzero unless ``Σ_j w_j ⊥ x``.  (Arbitrary biases
+    can cancel on a finite point set: a w and a u neuron with equal biases and
+    ``|z| > |b|`` contribute ``(1−α)b`` each, with opposite signs.)
+    """
+    W = W.copy()
+    top = np.abs(X @ np.swapaxes(W[..., :k, :-1], -1, -2)).max(axis=(-2, -1))
+    W[..., :k, -1] = 2.0 * top[..., None] + 1.0
+    W[..., k:, -1] = 0.0
+    return W
 
 
 def _residual(net, W, X, variant):
@@ -147,6 +166,16 @@ def exact_case(rng, variant=None) -> dict:
                                                               int(rng.integers(1, 5)))
     Wi = rng.integers(-5, 6, (2 * k, d + bias))
     Xi = rng.integers(-5, 6, (6, d))
+    if variant is not None:  # make the control's violation certain on the first point
+        if bias:  # w biases 100 > every |w·x| (≤ 75), u biases 0: off by v(1−α)Σ_j w_j·x
+            Wi[:k, -1], Wi[k:, -1] = 100, 0
+            s = Wi[:k, :-1].sum(axis=0)
+        else:     # the halved constant is off by v k (1+α)(w̄ − ū)·x/2
+            s = Wi[:k].sum(axis=0) - Wi[k:].sum(axis=0)
+        if not s.any():
+            Wi[0, 0] += 1
+            s[0] += 1
+        Xi[0] = np.sign(s)  # s·x_0 = Σ|s_c| > 0
     factor = Fraction(1, 2) if variant == "half" else 1
     sides = _exact_sides(Wi.tolist(), Xi.tolist(), alpha, v, k, bias, factor)
     exact = all(a == b for a, b in sides)
