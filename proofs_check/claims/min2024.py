@@ -115,12 +115,17 @@ def run_family(item) -> list:
         stays = np.flip(np.logical_and.accumulate(np.flip(par, 0), 0), 0)
         t_par = np.where(stays.any(0), np.argmax(stays, 0) * ETA, np.inf)
         dq = np.diff(q, axis=0)
-        a4 = convex.assumption4_lp(unit_rows(Xc), yc).holds
+        a4 = None  # Assumption 4 (reported, not a clause); undecided if the LP fails
+        if not spec.get("flip"):
+            try:
+                a4 = bool(convex.assumption4_lp(unit_rows(Xc), yc).holds)
+            except lt.SolverError:
+                pass
         out.append({"mu": mu, "n": len(yc), "increment": increment_slack(P, Xc, yc, g_min, net,
                                                                           mu),
                     "margins": float(dq.min() / np.abs(dq).max()), "t_par": t_par,
                     "t_bound": t_bound, "R0": R0, "m_bar": float(norms.mean()),
-                    "a4": bool(a4), "data": digest(Xc)})
+                    "a4": a4, "data": digest(Xc)})
     return out
 
 
@@ -165,12 +170,14 @@ def check(ctx: Context) -> None:
         if np.ptp(np.log(mus)) > 0:
             ctx.measure("entry_time_mu_exponent", float(-np.polyfit(np.log(mus), np.log(taus),
                                                                     1)[0]))
-        holds = sum(r["a4"] for _f, r in results)
-        ctx.measure("assumption4_holds", {"sets": len(results), "holds": holds})
-        if holds < len(results):
-            ctx.note(f"Assumption 4 fails on {len(results) - holds} of {len(results)} "
-                     "μ-separated sets while every run enters PAR and stays: Theorem 6.2's "
-                     "trajectory hypothesis holds there, its data hypothesis does not")
+        holds = sum(r["a4"] is True for _f, r in results)
+        fails = sum(r["a4"] is False for _f, r in results)
+        ctx.measure("assumption4_holds", {"sets": len(results), "holds": holds, "fails": fails,
+                                          "lp_error": len(results) - holds - fails})
+        if fails:
+            ctx.note(f"Assumption 4 fails on {fails} of {len(results)} μ-separated sets while "
+                     "every run enters PAR and stays: Theorem 6.2's trajectory hypothesis "
+                     "holds there, its data hypothesis does not")
     sub = ctx.control_context("control", clauses=CLAUSES)
     _run(sub, CONTROL)
     caught = verdict_of(sub) == "FAIL" and all(

@@ -126,6 +126,7 @@ def _case_summary(net, X, y, W0, T, W1, W_gd, D, needs) -> dict:
         "rho_end": followup.margin_ratio(net, D, X, y),
         "rank_ratio": followup.rank_ratio(D),
         "weyl_bound": np.sqrt(2 * net.k) * lt.cluster_radius(D) / s1,
+        "band": 2.0 * lt.cluster_radius(D) / np.linalg.norm(z, axis=-1),
         "in_par": lt.in_par(D, X, y), "disagree": disagree, "data": digest(X),
         **_solved(net, X, y, D, needs)}
 

@@ -17,7 +17,7 @@ def test_frei2023_passes_and_catches_its_controls():
 
 
 def _result(**changes):
-    r = {"rank_ratio": np.array([1e-6]), "disagree": np.array([0.0]),
+    r = {"rank_ratio": np.array([1e-6]), "disagree": np.array([0.0]), "band": np.array([1e-6]),
          "srank_one_step": np.array([1.2]), "srank_init": np.array([8.0]),
          "pattern_cos": np.array([0.99999])}
     return {**r, **changes}
@@ -26,7 +26,8 @@ def _result(**changes):
 def test_slacks_hold_on_a_pass_and_flag_each_planted_violation():
     assert all(np.min(s) >= 0 for s in frei2023.slacks(_result()).values())
     bad = {"limit_rank_at_most_2": _result(rank_ratio=np.array([0.3])),
-           "boundary_linear": _result(disagree=np.array([0.01])),
+           "boundary_sampled": _result(disagree=np.array([0.01])),
+           "boundary_linear": _result(band=np.array([0.01])),
            "one_step_reduces_rank": _result(srank_one_step=np.array([2.5])),
            "limit_is_pattern_max_margin": _result(pattern_cos=np.array([0.99]))}
     for clause, r in bad.items():
