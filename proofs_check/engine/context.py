@@ -38,6 +38,8 @@ class Worst:
     violations: int = 0
     #: evaluations per evidence strength
     evidence: dict = field(default_factory=dict)
+    #: every evaluation's slack, in order (the report's slack distribution)
+    values: list = field(default_factory=list, repr=False)
 
     @property
     def strength(self) -> str | None:
@@ -140,6 +142,7 @@ class Context:
         w.evaluated += 1
         w.violations += int(low < 0)
         w.evidence[evidence] = w.evidence.get(evidence, 0) + 1
+        w.values.append(low)
         self.recorded.add(case)
         self.accounted.add(case)
         if low < w.slack:
