@@ -211,8 +211,17 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
 
     Notes
     -----
-    The normalized flow accumulates the time ``h = dt ‖W‖/‖∇L(W)‖`` of each step, in log
-    space.
+    Time of the normalized flow.  A step covers the arc length ``dt ‖W_s‖`` and the flow
+    runs at speed ``‖∇L‖``, so it takes ``∫ dℓ/‖∇L‖``.  In the late phase ``‖∇L‖`` falls
+    by a factor ``≈ e^{x}``, ``x = γ dt ‖W‖``, over one step, so the left-endpoint time
+    ``dt ‖W_s‖/‖∇L(W_s)‖`` would be short by ``log((e^x − 1)/x) ≈ x/2`` in ``log t``, an
+    error growing with ``‖W‖``.  Instead each step's time is the integral with
+    ``log ‖∇L‖`` linear between the step's two ends (exact when ``‖∇L‖`` varies
+    exponentially along the step, as it does once the direction settles):
+    ``dt ‖W_s‖ (b − a)/(log b − log a)`` with ``a, b = 1/‖∇L‖`` at ``W_s, W_{s+1}``.
+    Against a fine-step integrator of the exact flow (``tests/test_train.py``) the error
+    in ``log t`` at a given ``‖W‖`` is then ``O(dt)`` with a constant that does not grow
+    with ``‖W‖`` (the direction's own accuracy), instead of ``O(dt ‖W‖)``.
     """
     if not check_flag("normalized", normalized):
         dt = check_real("dt", dt, gt=0.0)
@@ -232,6 +241,16 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
                                 n_steps=n_steps, callback=callback, record=record)
 
 
+def _log_logmean(a, b):
+    """``log((e^b − e^a)/(b − a))``, the log of the logarithmic mean of ``e^a`` and ``e^b``
+    (``max(a, b)`` when either is infinite: a time beyond float64 stays ``inf``)."""
+    with np.errstate(invalid="ignore", divide="ignore"):  # inf − inf is dealt with below
+        hi, gap = np.maximum(a, b), np.abs(b - a)
+        tail = np.where(gap > 1e-8, np.log(-np.expm1(-gap) / np.where(gap > 0, gap, 1.0)),
+                        -0.5 * gap)  # (1 − e^-g)/g = 1 − g/2 + O(g²)
+        return np.where(np.isfinite(gap), hi + tail, hi)
+
+
 def _normalized_loop(kernel, direction, log_norm, X, y, batch, *, dt, n_steps, callback, record):
     log_n = np.log(X.shape[-2])
     log_time = np.full(batch, -np.inf)
@@ -239,6 +258,12 @@ def _normalized_loop(kernel, direction, log_norm, X, y, batch, *, dt, n_steps, c
     rows, work = [], np.empty(direction.shape[:-2] + (X.shape[-2], direction.shape[-2]))
     for s in range(n_steps + 1):
         q_hat, terms, pre = flow_state(kernel, direction, X, y, log_norm, work)
+        Gn, gnorm, log_gnorm = grad_over_loss(kernel, pre, X, y, terms[2])  # ∇L/L, rescaled
+        # log(1/‖∇L‖) = −log L − log ‖∇L/L‖: the time per unit of arc length here
+        log_slow = (log_n - _loss.log_sum_loss_scaled(terms[0], terms[1], log_norm)) - log_gnorm
+        if s:  # the step just taken: arc length dt‖W_{s-1}‖ at a speed log-linear in between
+            log_h = np.log(dt) + last_norm + _log_logmean(last_slow, log_slow)
+            log_time = np.where(moving, np.logaddexp(log_time, log_h), log_time)
         if s in when:
             row = flow_row(q_hat, terms, log_norm, s, log_time)
             rows.append(row)
@@ -248,15 +273,12 @@ def _normalized_loop(kernel, direction, log_norm, X, y, batch, *, dt, n_steps, c
                 callback(s, W_now, {**row, "direction": direction})
         if s == n_steps:
             break
-        Gn, gnorm, log_gnorm = grad_over_loss(kernel, pre, X, y, terms[2])  # ∇L/L, rescaled
         moving = gnorm > 0  # a zero ∇L is a stationary point: the exact flow stays there too
         Gn *= dt
         Gn /= np.where(moving, gnorm, 1.0)[..., None, None]
         direction = direction - Gn  # a new array: callbacks may keep the old one
         new_norm = frobenius(direction)
         direction /= new_norm[..., None, None]
-        log_lsum = _loss.log_sum_loss_scaled(terms[0], terms[1], log_norm)
-        log_h = np.log(dt) + log_norm - (log_lsum - log_n) - log_gnorm  # h = dt‖W‖/‖∇L‖
-        log_time = np.where(moving, np.logaddexp(log_time, log_h), log_time)
+        last_norm, last_slow = log_norm, log_slow
         log_norm = log_norm + np.log(new_norm)
     return finish(direction, log_norm, rows, log_time)
