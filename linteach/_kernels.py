@@ -140,7 +140,7 @@ def grad_over_loss(kernel: Kernel, pre, X, y, log_w):
 
 
 def frobenius(A):
-    """``‖A‖`` over the last two axes, for entries of any size, the same for a run alone or in a batch.
+    """``‖A‖`` over the last two axes, for entries of any size; a run rounds alike alone or batched.
 
     The plain sum of squares (its reduction order fixed per run, unlike
     ``np.linalg.norm(A, axis=(-2, -1))``) wherever it is safe; where squares would underflow

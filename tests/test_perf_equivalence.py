@@ -72,9 +72,10 @@ def test_net_forward_is_eq1_and_the_fused_forward_regroups_it(seed, alpha, layou
     np.testing.assert_array_equal(relu > 0, Z > 0)  # so the mask has σ'(0) = α
 
 
-@given(seeds, alphas, layouts)
-def test_fused_backward_is_net_backward_bit_for_bit(seed, alpha, layout):
-    net, W, X, _ = _case(seed, alpha, batch=layout[0], stacked=layout[1])
+@given(seeds, alphas, layouts, st.sampled_from([1, 9]))
+def test_fused_backward_is_net_backward_bit_for_bit(seed, alpha, layout, n):
+    """Also for one point, where the kernel forms an outer product instead of a matmul."""
+    net, W, X, _ = _case(seed, alpha, batch=layout[0], stacked=layout[1], n=n)
     Z = X @ np.swapaxes(W, -1, -2)
     coef = np.random.default_rng(seed).standard_normal(Z.shape[:-1])
     G = net.backward(W, X, coef)
