@@ -135,15 +135,15 @@ def flow_row(q_hat, terms, log_norm, step, log_time) -> dict:
 
 
 def generators(rng, R: int, batch: tuple) -> list:
-    """One permutation stream per run: ``rng`` itself for a single run, ``rng.spawn(R)`` for
-    ``R`` runs, or a sequence of ``R`` generators given by the caller (so cases drawn from
-    their own seeds can share a batch and still replay alone)."""
-    if isinstance(rng, np.random.Generator):
-        return rng.spawn(R) if batch else [rng]
-    if isinstance(rng, (list, tuple)) and rng:
-        gens = [check_rng(g) for g in rng]
-        if len(gens) != R:
-            raise ValueError(f"`rng` must be one Generator or {R} of them (one per run), "
-                             f"got {len(gens)}")
-        return gens
-    return [check_rng(rng)]  # raises the standard message
+    """One permutation stream per run: for a single run the generator of ``rng`` (a
+    Generator itself, or ``default_rng(seed)``), for ``R`` runs its ``spawn(R)``; or a
+    sequence of ``R`` Generators given by the caller (so cases drawn from their own seeds
+    can share a batch and still replay alone)."""
+    if isinstance(rng, (list, tuple)) and rng and all(
+            isinstance(g, np.random.Generator) for g in rng):
+        if len(rng) != R:
+            raise ValueError(f"`rng` must be one Generator (or seed) or {R} Generators (one "
+                             f"per run), got {len(rng)}")
+        return list(rng)
+    gen = check_rng(rng)
+    return gen.spawn(R) if batch else [gen]
