@@ -13,7 +13,7 @@ def _case_result(corrupt):
     ctx = Context(thm4_1.CLAIM, seed=3, budget="quick")
     case = ctx.cases(1, "corrupted-sgd")[0]
     spec = sgd_configs.CONTROL_FAMILIES["corrupted-sgd"]
-    return sgd_configs.run_sgd_case({"case": case, "spec": spec, "epoch_scale": 0.5,
+    return sgd_configs.run_sgd_case({"case": case, "spec": spec, "epoch_scale": 0.3,
                                      "corrupt": corrupt})
 
 
