@@ -1,40 +1,134 @@
-# linteach: every target installs what it needs into a local .venv first.
+# linteach: every target installs what it needs into a local .venv first, and says what it is
+# doing before each step.  Durations are measured on the project's 2-core machine.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SEED ?= 0
+# what `make venv` installs: the library, its tests, the figures and the Dask executor
+EXTRAS ?= test,figures,dask
+PIP := $(BIN)/python -m pip --disable-pip-version-check
+PIP_INSTALL := $(PIP) install --progress-bar off
 
-.PHONY: venv test verify figures bench clean
+.PHONY: help venv shell test test-slow verify update-claims figures bench update-bench \
+        dist check-dist clean mutate
+
+help:
+	@echo "make venv           create .venv and install linteach[$(EXTRAS)] (about 1-2 min)"
+	@echo "make shell          a shell with .venv's linteach and proofs_check on PATH"
+	@echo "make test           the fast test suite (about 1 min)"
+	@echo "make verify         every claim at the standard budget into build/, compared with"
+	@echo "                    the committed docs/claims.json, then the thorough and slow tests"
+	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
+	@echo "make figures        the paper's figures into docs/figures/ and docs/figures.md"
+	@echo "make bench          benchmarks into build/bench.md, build/bench.json (WITH_TORCH=1"
+	@echo "                    installs torch for the torch rows: a large download)"
+	@echo "make update-bench   make bench, then copy build/bench.* to the committed docs/"
+	@echo "make dist           sdist and wheel into dist/;  make check-dist: test them"
+	@echo "make mutate         mutation testing (cosmic-ray) into docs/mutation.md: hours on"
+	@echo "                    2 cores; MUTATE=target names a subset (see tools/mutate.py)"
 
 $(STAMP): setup.cfg pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dask]'
-	touch $(STAMP)
+	@echo "[venv 1/3] creating $(VENV) with $(PY) (a few seconds)"
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@echo "[venv 2/3] upgrading pip in $(VENV)"
+	@$(PIP_INSTALL) -q --upgrade pip
+	@echo "[venv 3/3] installing linteach[$(EXTRAS)] in editable mode: numpy, scipy, cvxpy," \
+	      "clarabel, scikit-learn, matplotlib, pytest, hypothesis, dask, tqdm"
+	@echo "           (about 1-2 min from an empty cache; pip lists what it fetches)"
+	@$(PIP_INSTALL) -e '.[$(EXTRAS)]'
+	@$(BIN)/python -c "import linteach, proofs_check" && touch $(STAMP) \
+	    && echo "[venv] ready: $(BIN)/linteach, $(BIN)/proofs_check"
 
 venv: $(STAMP)
 
-## fast, deterministic suite (hypothesis profile "dev")
-test: $(STAMP)
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest
+## a shell in which `linteach`, `proofs_check` and `python` are .venv's (exit to leave)
+shell: $(STAMP)
+	@echo "[shell] .venv is active in this shell; type exit to leave"
+	@VIRTUAL_ENV="$(CURDIR)/$(VENV)" PATH="$(CURDIR)/$(BIN):$$PATH" $${SHELL:-/bin/sh} -i
 
-## every claim check at the standard budget (docs/claims.md, docs/claims.json), then the
-## property and fuzz tests under the "thorough" hypothesis profile
+## fast, deterministic suite (hypothesis profile "dev"); slow tests run in `make verify`
+test: $(STAMP)
+	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 1 min)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow"
+
+test-slow: $(STAMP)
+	@echo "[test-slow] the tests marked slow (fresh venvs, sdist, README commands)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow
+
+## every claim check at the standard budget into build/ (untracked), compared with the
+## committed docs/claims.json; then the property and fuzz tests under the "thorough"
+## hypothesis profile and the slow tests.  Leaves `git status` clean.
 THOROUGH_TESTS := tests/test_fuzz.py tests/test_network.py tests/test_loss.py \
                   tests/test_data.py tests/test_metrics.py tests/test_strategies.py
 verify: $(STAMP)
-	$(BIN)/python -m proofs_check --budget standard --seed $(SEED) \
-	    --json docs/claims.json --out docs/claims.md
+	@mkdir -p build
+	@echo "[verify 1/4] every claim, standard budget, seed $(SEED) -> build/claims.json, build/claims.md"
+	$(BIN)/proofs_check --budget standard --seed $(SEED) \
+	    --json build/claims.json --out build/claims.md
+	@echo "[verify 2/4] the fresh report against the committed docs/claims.json"
+	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
+	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough"
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS)
+	@echo "[verify 4/4] the slow tests"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow
+
+## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md
+update-claims: $(STAMP)
+	@mkdir -p build
+	@echo "[update-claims 1/2] every claim, standard budget, seed $(SEED) -> build/"
+	$(BIN)/proofs_check --budget standard --seed $(SEED) \
+	    --json build/claims.json --out build/claims.md || true
+	@test -s build/claims.json
+	@echo "[update-claims 2/2] build/claims.* -> docs/ (commit them with the change that moved them)"
+	cp build/claims.json docs/claims.json
+	cp build/claims.md docs/claims.md
+
+## the paper's figures (PNG + JSON of the plotted numbers) into docs/figures/, and the numbers
+## of docs/figures.md regenerated from those JSON files (about 6 min on 2 cores)
+figures: $(STAMP)
+	@echo "[figures] 11 figures at full size, seed $(SEED) -> docs/figures/ (about 6 min)"
+	MPLBACKEND=Agg $(BIN)/linteach figure all --seed $(SEED) --out docs/figures
+	$(BIN)/python -m linteach.figures.doc docs/figures docs/figures.md
+
+## benchmarks (ratios measured in one process) into build/ (untracked; about 6 min)
+bench: $(STAMP)
+ifeq ($(WITH_TORCH),1)
+	@echo "[bench] installing linteach[bench] (torch, with its CUDA libraries: a large download)"
+	$(PIP_INSTALL) -e '.[bench,$(EXTRAS)]'
+endif
+	@mkdir -p build
+	@$(BIN)/python -c "import torch" 2>/dev/null || echo "[bench] torch is not installed:" \
+	    "the torch rows will say so (make bench WITH_TORCH=1 installs it)"
+	$(BIN)/linteach bench --md build/bench.md --json build/bench.json
+
+## the committed benchmark report: make bench, then build/bench.* -> docs/
+update-bench: bench
+	cp build/bench.md docs/bench.md
+	cp build/bench.json docs/bench.json
+
+## sdist and wheel into dist/ (the `build` frontend is installed into .venv on first use)
+dist: $(STAMP)
+	@echo "[dist] python -m build: sdist and wheel into dist/"
+	@$(BIN)/python -c "import build" 2>/dev/null || $(PIP_INSTALL) -q build
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
+## the packaging checks: both archives build, the sdist's own test suite passes, and a
+## fresh venv with `pip install .` runs the README tour (tests/test_packaging.py)
+check-dist: $(STAMP)
+	@echo "[check-dist] fresh venvs, sdist and wheel (about 3 min)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow tests/test_packaging.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
 
-## the paper's figures (PNG + JSON of the plotted numbers) into docs/figures/
-figures: $(STAMP)
-	MPLBACKEND=Agg $(BIN)/python -m linteach.cli figure all --out docs/figures
-
-## benchmarks (ratios measured in one process) into docs/bench.md and docs/bench.json
-bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py --md docs/bench.md --json docs/bench.json
+## mutation testing of linteach/ and proofs_check/ (not in CI: hours); each mutant is judged
+## by proofs_check at the quick budget, then the fast tests; writes docs/mutation.md
+MUTATE ?=
+mutate: $(STAMP)
+	@echo "[mutate] installing cosmic-ray (the mutate extra)"
+	@$(PIP_INSTALL) -q -e '.[$(EXTRAS),mutate]'
+	@echo "[mutate] running the mutants of $(if $(MUTATE),$(MUTATE),every target)"
+	$(BIN)/python tools/mutate.py run $(MUTATE)
+	$(BIN)/python tools/mutate.py report

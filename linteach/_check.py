@@ -20,7 +20,11 @@ def check_real(name: str, value, *, gt=None, ge=None, lt=None, le=None) -> float
     """Return ``value`` as a finite float within the given bounds."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"`{name}` must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # a Python int past float64's range, e.g. 10**400
+        raise ValueError(f"`{name}` must be finite in float64, got an integer of "
+                         f"{len(str(abs(int(value))))} digits") from None
     if not np.isfinite(value):
         raise ValueError(f"`{name}` must be finite, got {value!r}")
     for bound, ok, rule in ((gt, lambda b: value > b, ">"), (ge, lambda b: value >= b, ">="),
@@ -30,13 +34,29 @@ def check_real(name: str, value, *, gt=None, ge=None, lt=None, le=None) -> float
     return value
 
 
-def check_int(name: str, value, *, ge=None) -> int:
-    """Return ``value`` as an int, at least ``ge``."""
+def _int_text(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 30 else f"an integer of {len(text.lstrip('-'))} digits"
+
+
+#: the largest integer a float64 holds (integers past it cannot enter float arithmetic)
+FLOAT_INT_MAX = int(np.finfo(np.float64).max)
+
+
+#: the default upper bound of an integer argument: it must fit numpy's int64
+INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def check_int(name: str, value, *, ge=None, le=INT64_MAX) -> int:
+    """Return ``value`` as an int, at least ``ge`` and at most ``le`` (default: int64's max)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} {value!r}")
+        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} "
+                        f"{_fmt(value)[:60]}")
     value = int(value)
     if ge is not None and value < ge:
-        raise ValueError(f"`{name}` must be >= {ge}, got {value}")
+        raise ValueError(f"`{name}` must be >= {ge}, got {_int_text(value)}")
+    if le is not None and value > le:
+        raise ValueError(f"`{name}` must be <= {_int_text(le)}, got {_int_text(value)}")
     return value
 
 
@@ -46,11 +66,20 @@ def check_alpha(alpha) -> float:
 
 
 def check_rng(rng) -> np.random.Generator:
-    """Require an explicit ``np.random.Generator`` (seeds become generators only at entry points)."""
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError("`rng` must be a numpy.random.Generator (e.g. np.random.default_rng(0)), "
-                        f"got {type(rng).__name__}")
-    return rng
+    """``np.random.default_rng(rng)``: a Generator is used as is (its stream continues), a
+    seed (int, sequence of ints, SeedSequence, BitGenerator) gives the generator that
+    ``default_rng(seed)`` gives, so the same seed gives the same result (SPEC 7)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, (float, complex, str, bytes, np.floating)):
+        raise TypeError("`rng` must be a seed or a numpy.random.Generator (anything "
+                        f"np.random.default_rng accepts), got {type(rng).__name__} {rng!r}")
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)("`rng` must be a seed or a numpy.random.Generator (anything "
+                        f"np.random.default_rng accepts), got {type(rng).__name__} "
+                        f"{_fmt(rng)[:60]}: {exc}") from None
 
 
 def check_array(name: str, value, *, min_ndim: int = 1, last_dim: int | None = None) -> np.ndarray:
@@ -87,6 +116,9 @@ def check_y(y, X: np.ndarray) -> np.ndarray:
     bad = (y != 1.0) & (y != -1.0)
     if np.any(bad):
         raise ValueError(f"`y` must contain only -1 and +1, got {_fmt(np.unique(y[bad])[:5])}")
+    if y.ndim >= 2 and y.shape[-1] == 1 and y.shape[-2] == X.shape[-2] != 1:
+        raise ValueError(f"`y` must have shape (..., n) with n = {X.shape[-2]}, got a column "
+                         f"vector of shape {y.shape}; pass y.ravel() (or y[..., 0])")
     if y.shape[-1] != X.shape[-2]:
         raise ValueError(f"`y` has {y.shape[-1]} labels but `X` has {X.shape[-2]} rows "
                          f"(y shape {y.shape}, X shape {X.shape})")

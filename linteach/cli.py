@@ -2,21 +2,22 @@
 
 ::
 
+    linteach --version
     linteach figure ID|all [--out DIR] [--seed S] [--size small|full] [--quiet]
     linteach train [--data NAME] [--pair A B] [--n N] [--d D] [--k K] [--alpha A] ...
-    linteach bench [ARGS ...]
+    linteach bench [--md PATH] [--json PATH] [--quick] [--skip-verify] ...
 
 Also ``python -m linteach.cli``.  Seeds become generators here and nowhere else.
-Matplotlib is imported only by ``figure`` (through :mod:`linteach.figures`).
-Exit status: 0 on success, 1 when a requested tool is missing, 2 on a usage error.
+Matplotlib is imported only by ``figure`` (through :mod:`linteach.figures`); ``bench`` runs
+the benchmark shipped inside the installed package (:mod:`linteach.bench`), never a file of
+the current folder.  Exit status: 0 on success, 1 when an optional dependency is missing,
+2 on a usage error.
 """
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -25,24 +26,32 @@ import linteach as lt
 from ._check import check_int
 
 DATASETS = ("separable", "symmetric", "outlier", "blobs", "digits")
+#: ``train`` refuses sizes whose float64 arrays would pass this many bytes (a clear error
+#: instead of a MemoryError or a swapping machine): data n×d, weights 2k×d, outputs n×2k
+TRAIN_MEMORY_LIMIT = 4 * 1024**3
+_FMT = argparse.ArgumentDefaultsHelpFormatter
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="linteach", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="linteach", description=__doc__.split("\n")[0],
+                                formatter_class=_FMT, allow_abbrev=False)
+    p.add_argument("--version", action="version", version=f"linteach {lt.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    f = sub.add_parser("figure", help="regenerate one of the paper's figures (PNG + JSON)")
+    f = sub.add_parser("figure", help="regenerate one of the paper's figures (PNG + JSON)",
+                       formatter_class=_FMT)
     f.add_argument("id", help="figure id (fig1 … fig9, thm4.1, thm5.1, or a number) or 'all'")
-    f.add_argument("--out", default="docs/figures", help="output folder (default docs/figures)")
-    f.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    f.add_argument("--out", default="docs/figures", help="output folder")
+    f.add_argument("--seed", type=int, default=0, help="root seed")
     f.add_argument("--size", choices=("small", "full"), default="full",
                    help="'small' is the smoke-test size; 'full' what `make figures` runs")
     f.add_argument("--quiet", action="store_true", help="no progress lines")
 
-    t = sub.add_parser("train", help="train a net with SGD and print r, the linear regime, loss")
-    t.add_argument("--data", choices=DATASETS, default="separable")
+    t = sub.add_parser("train", help="train a net with SGD and print r, the linear regime, loss",
+                       formatter_class=_FMT)
+    t.add_argument("--data", choices=DATASETS, default="separable", help="data set")
     t.add_argument("--pair", type=int, nargs=2, default=(3, 5), metavar=("A", "B"),
-                   help="digits A (+1) vs B (-1) for --data digits (default 3 5)")
+                   help="digits A (+1) vs B (-1) for --data digits")
     t.add_argument("--bias", action="store_true", help="append a constant 1 (App. K)")
     t.add_argument("--n", type=int, default=100, help="points (synthetic data)")
     t.add_argument("--d", type=int, default=10, help="dimension (synthetic data)")
@@ -54,20 +63,33 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--eta", type=float, default=0.1, help="SGD step")
     t.add_argument("--epochs", type=int, default=100, help="SGD epochs")
     t.add_argument("--scale", type=float, default=1e-3, help="init scale (std)")
-    t.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    t.add_argument("--seed", type=int, default=0, help="root seed")
 
-    sub.add_parser("bench", help="run benchmarks/run.py (when present); every further "
-                   "argument is passed on to it")
+    sub.add_parser("bench", add_help=False,
+                       help="speed against baselines measured in one run (the installed "
+                       "linteach.bench); `linteach bench --help` lists its options")
     return p
 
 
 def _figure(args) -> int:
-    from . import figures  # matplotlib is imported from here on only
+    try:
+        from . import figures  # matplotlib is imported from here on only
+    except ModuleNotFoundError as exc:
+        print(f"linteach figure: needs {exc.name}, which is not installed: "
+              "pip install 'linteach[figures]'", file=sys.stderr)
+        return 1
+
+    from ._progress import Steps
 
     ids = figures.figure_ids() if args.id == "all" else [figures.normalize_id(args.id)]
+    figures.check_out(args.out)  # before minutes of computing, not after
     start = time.perf_counter()
+    steps = Steps("figures", len(ids), quiet=args.quiet)
     for fid in ids:
-        figures.render(fid, args.out, seed=args.seed, size=args.size, quiet=args.quiet)
+        steps.start(f"{fid} ({args.size} size)")
+        figures.render(fid, args.out, seed=args.seed, size=args.size, quiet=args.quiet,
+                       emit=lambda line: steps.write(line, file=sys.stderr))
+    steps.done()
     if not args.quiet:
         print(f"{len(ids)} figure(s) written to {args.out} in "
               f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
@@ -90,8 +112,22 @@ def _dataset(args, rng):
     return (lt.augment_bias(data) if args.bias else data), None
 
 
+def _check_train_size(args) -> None:
+    """Refuse sizes whose arrays cannot fit (``--k 10**9`` would otherwise exhaust memory)."""
+    for name in ("n", "d", "k", "epochs"):
+        check_int(f"--{name}", getattr(args, name), ge=0 if name == "epochs" else 1)
+    n, d = (1797, 65) if args.data == "digits" else (args.n, args.d + 1)
+    need = 8 * (n * d + 2 * args.k * d + 2 * args.k * n)
+    if need > TRAIN_MEMORY_LIMIT:
+        raise ValueError(f"`--k` {args.k} with n = {n}, d = {d} needs about "
+                         f"{need / 1024**3:.3g} GiB of float64 arrays (data n×d, weights 2k×d, "
+                         f"outputs n×2k); the limit is {TRAIN_MEMORY_LIMIT / 1024**3:g} GiB: "
+                         "use a smaller --k, --n or --d")
+
+
 def _train(args) -> int:
     seed = check_int("seed", args.seed, ge=0)
+    _check_train_size(args)
     data_rng, init_rng, sgd_rng = np.random.default_rng(seed).spawn(3)
     train, test = _dataset(args, data_rng)
     net = lt.Net(k=args.k, alpha=args.alpha, v=args.v)
@@ -123,22 +159,13 @@ def _train(args) -> int:
     return 0
 
 
-def bench_script() -> Path | None:
-    """``benchmarks/run.py`` of the working directory or of the source checkout, if any."""
-    for root in (Path.cwd(), Path(__file__).resolve().parent.parent):
-        path = root / "benchmarks" / "run.py"
-        if path.is_file():
-            return path
-    return None
+def _bench(extra) -> int:
+    from .bench import run  # the installed package's benchmark, never a file of the cwd
 
-
-def _bench(args, extra) -> int:
-    script = bench_script()
-    if script is None:
-        print("linteach bench: benchmarks/run.py is not present in this checkout (looked in "
-              f"{Path.cwd()} and the source tree); nothing to run.", file=sys.stderr)
-        return 1
-    return subprocess.run([sys.executable, str(script), *extra], check=False).returncode
+    try:
+        return run.main(extra)
+    except SystemExit as exc:  # argparse's --help and usage errors
+        return exc.code if isinstance(exc.code, int) else 2
 
 
 def main(argv=None) -> int:
@@ -148,8 +175,8 @@ def main(argv=None) -> int:
     if args.command != "bench" and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        if args.command == "bench":
-            return _bench(args, [a for a in extra if a != "--"])
+        if args.command == "bench":  # its own options, parsed by linteach.bench.run
+            return _bench([a for a in extra if a != "--"])
         return {"figure": _figure, "train": _train}[args.command](args)
     except ValueError as exc:  # bad input, reported by the library's checks
         print(f"linteach {args.command}: error: {exc}", file=sys.stderr)

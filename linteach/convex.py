@@ -20,15 +20,16 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ._check import check_alpha, check_array, check_int, check_real
-from .errors import NotSeparableError, SolverError
+from ._check import check_alpha, check_array, check_int, check_real, float_guard
+from .errors import NotSeparableError, SolverError, UndecidedError  # noqa: F401 (re-exported)
 from .assumption4 import A4_MARGIN, Assumption4Result, assumption4_lp, lp_feasible
 from .kkt import KKTCertificate, check_Xy, kkt_certificate, polish, qp_kkt_report
+from .separable import exact_svm
 
 __all__ = ["svm_no_bias", "max_margin_teacher", "solve_eq8", "eq8_kernel", "eq8_kernel_dual",
            "nar_program", "assumption4_lp", "Assumption4Result", "A4_MARGIN",
            "kkt_certificate", "KKTCertificate", "SOLVER_ORDER", "SOLVER_OPTIONS",
-           "NotSeparableError", "SolverError"]
+           "NotSeparableError", "SolverError", "UndecidedError"]
 
 #: Solvers tried in order (those not installed are skipped).
 SOLVER_ORDER = ("CLARABEL", "OSQP", "SCS")
@@ -135,6 +136,16 @@ def _unit_scale(X):
     return X / s, s
 
 
+def _rescaled(theta, s, what):
+    """``θ/s`` for a program solved at unit scale; a clear error if ``1/s`` leaves float64."""
+    with np.errstate(over="ignore"):
+        out = theta / s
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"`X` is too small (largest row norm {s:.3g}): the solution of {what} "
+                         "grows as ‖X‖ shrinks and overflows float64")
+    return out
+
+
 def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     """Hard-margin SVM through the origin: ``argmin ‖w‖² s.t. y_i w·x_i ≥ 1``.
 
@@ -161,14 +172,15 @@ def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     array([ 0.5, -0.5])
     """
     X, y = check_Xy(X, y)
+    X_in = X
     X, s = _unit_scale(X)
     try:
-        return _solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0] / s
-    except _Infeasible:
-        raise NotSeparableError(
-            "data are not linearly separable through the origin (no w with y_i w·x_i > 0 "
-            "for all i); if they are separable with a bias, lift them with "
-            "linteach.augment_bias") from None
+        w = _solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0]
+    except _Infeasible:  # the solvers' word at tolerance ~1e-8: decide it exactly
+        return exact_svm(X_in, y, failure="CLARABEL and HiGHS reported infeasible")
+    except SolverError as exc:
+        return exact_svm(X_in, y, failure=str(exc))
+    return _rescaled(w, s, "the SVM")
 
 
 def max_margin_teacher(X, y) -> np.ndarray:
@@ -220,8 +232,8 @@ def solve_eq8(X, y, alpha, *, solver=None):
     X, y, alpha = _eq8_args(X, y, alpha)
     X, s = _unit_scale(X)
     try:
-        theta = _solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
-                          what="Eq. 8")[0] / s
+        theta = _rescaled(_solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
+                                    what="Eq. 8")[0], s, "Eq. 8")
     except _Infeasible:
         raise ValueError("Eq. 8 is infeasible for these `X` and `y`") from None
     return theta[: X.shape[1]], theta[X.shape[1]:]
@@ -230,7 +242,8 @@ def solve_eq8(X, y, alpha, *, solver=None):
 def eq8_kernel(X, y, alpha) -> np.ndarray:
     """Eq. 8's kernel: ``K_ij = (1+α²)⟨x_i, x_j⟩`` if ``y_i = y_j``, else ``2α⟨x_i, x_j⟩``."""
     X, y, alpha = _eq8_args(X, y, alpha)
-    return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
+    with float_guard("Eq. 8's kernel of `X` overflows float64 (entries of X·Xᵀ)"):
+        return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
 
 
 def eq8_kernel_dual(X, y, alpha, *, solver=None):
@@ -263,7 +276,9 @@ def eq8_kernel_dual(X, y, alpha, *, solver=None):
     except _Infeasible:
         raise ValueError("Eq. 8 is infeasible for these `X` and `y` (its dual is unbounded)"
                          ) from None
-    return theta[: X.shape[1]] / s, theta[X.shape[1]:] / s, 2.0 * mu / s**2
+    theta = _rescaled(theta, s, "Eq. 8 (kernel dual)")
+    return theta[: X.shape[1]], theta[X.shape[1]:], _rescaled(_rescaled(2.0 * mu, s, "Eq. 8's "
+                                                                        "dual"), s, "Eq. 8's dual")
 
 
 def _check_pattern(name, c, n, alpha):
@@ -335,4 +350,4 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
         raise ValueError("the agreement pattern (c_w, c_u) is infeasible: no W with every "
                          "neuron on its prescribed side of every x_i reaches y_i N_W(x_i) ≥ 1"
                          ) from None
-    return theta.reshape(2 * k, d) / s
+    return _rescaled(theta.reshape(2 * k, d), s, "the pattern-restricted (P)")

@@ -11,17 +11,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._check import check_array, check_int, check_real, check_rng, check_X, check_y, float_guard
-from .errors import NotSeparableError
+from ._check import (check_array, check_flag, check_int, check_real, check_rng, check_X, check_y,
+                     float_guard)
+from .errors import NotSeparableError, UndecidedError
 
 __all__ = ["Dataset", "NotSeparableError", "augment_bias", "load_digit_pair", "make_blobs_2d",
            "make_outlier_set", "make_separable", "make_symmetric_gaussians",
-           "max_margin_teacher", "stack"]
+           "max_margin_teacher", "stack", "UndecidedError"]
 
 
-@dataclass(frozen=True)
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    """A read-only copy owned by the Dataset (the caller's array is never kept)."""
+    out = np.array(arr, dtype=np.float64, copy=True)
+    out.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True, repr=False)
 class Dataset:
-    """Points ``X (..., n, d)``, labels ``y (..., n)``, optional teacher ``w_star (..., d)``."""
+    """Points ``X (..., n, d)``, labels ``y (..., n)``, optional teacher ``w_star (..., d)``.
+
+    The arrays are validated once and **copied** into read-only arrays of the Dataset's
+    own: changing the caller's arrays afterwards changes nothing here, and writing into
+    ``ds.X`` raises (a label set to 0 or a NaN written after validation cannot slip in).
+    """
 
     X: np.ndarray
     y: np.ndarray
@@ -29,15 +42,22 @@ class Dataset:
     name: str = ""
 
     def __post_init__(self):
-        X = check_X(self.X)
+        X = _frozen(check_X(self.X))
         object.__setattr__(self, "X", X)
-        object.__setattr__(self, "y", check_y(self.y, X))
+        object.__setattr__(self, "y", _frozen(check_y(self.y, X)))
+        if not isinstance(self.name, str):
+            raise TypeError(f"`name` must be a str, got {type(self.name).__name__}")
         if self.w_star is not None:
             w_star = check_array("w_star", self.w_star, last_dim=X.shape[-1])
             if w_star.shape != X.shape[:-2] + X.shape[-1:]:
                 raise ValueError(f"`w_star` must have shape {X.shape[:-2] + X.shape[-1:]} "
                                  f"(X's run axes, then d), got {w_star.shape}")
-            object.__setattr__(self, "w_star", w_star)
+            object.__setattr__(self, "w_star", _frozen(w_star))
+
+    def __repr__(self):
+        runs = f", runs={self.X.shape[:-2]}" if self.X.ndim > 2 else ""
+        teacher = "none" if self.w_star is None else "given"
+        return f"Dataset({self.name!r}, n={self.n}, d={self.d}{runs}, w_star={teacher})"
 
     @property
     def n(self) -> int:
@@ -49,12 +69,15 @@ class Dataset:
 
     @property
     def R_x(self):
-        """``max_i ‖x_i‖`` (per stacked set)."""
-        return np.linalg.norm(self.X, axis=-1).max(axis=-1)
+        """``max_i ‖x_i‖`` (per stacked set); no squaring, so points past 1e154 are fine."""
+        return np.hypot.reduce(self.X, axis=-1).max(axis=-1)
 
 
 def stack(datasets) -> Dataset:
     """Stack equal-shape datasets into one with a leading run axis (for batched training)."""
+    if isinstance(datasets, Dataset) or not hasattr(datasets, "__iter__"):
+        raise TypeError("`datasets` must be an iterable of linteach.Dataset objects, got "
+                        f"{type(datasets).__name__}")
     datasets = list(datasets)
     if not datasets:
         raise ValueError("`datasets` must not be empty")
@@ -71,6 +94,8 @@ def stack(datasets) -> Dataset:
 
 
 def _unit(v):
+    """``v/‖v‖`` for any finite nonzero ``v`` (scaled first: no overflow or underflow)."""
+    v = v / np.abs(v).max()
     return v / np.linalg.norm(v)
 
 
@@ -199,18 +224,28 @@ def make_blobs_2d(n: int, *, rng: np.random.Generator, radius: float = 0.2,
     c = check_array("center", center, last_dim=2)
     if c.shape != (2,):
         raise ValueError(f"`center` must have shape (2,), got {c.shape}")
-    if np.linalg.norm(c) <= radius:
+    c_norm = float(np.hypot(*c))  # no squaring: a far centre keeps its norm
+    if not c_norm - radius > 0:  # also refuses a radius lost in the rounding of |c|
         raise ValueError(f"`center` must lie farther than `radius` from the origin so the discs "
-                         f"are separable through it, got |center| = {np.linalg.norm(c):g}")
+                         f"are separable through it, got |center| = {c_norm:g}")
     rng = check_rng(rng)
     m = n // 2
     ang = rng.uniform(0, 2 * np.pi, n)
     rad = radius * np.sqrt(rng.random(n))  # uniform in the disc
     offsets = rad[:, None] * np.column_stack([np.cos(ang), np.sin(ang)])
-    X = np.vstack([c + offsets[:m], -c + offsets[m:]])
+    with float_guard("`center` plus a disc offset overflows float64"):
+        X = np.vstack([c + offsets[:m], -c + offsets[m:]])
     y = np.concatenate([np.ones(m), -np.ones(m)])
-    # the unit direction along c separates with margin |c| - radius
-    teacher = _teacher(_unit(c), np.linalg.norm(c) - radius)
+    # the unit direction along c separates with margin |c| - radius in real arithmetic; the
+    # margin actually achieved by the rounded points is used if it is smaller, so that
+    # y_i⟨w*, x_i⟩ ≥ 1 holds for the points as returned
+    direction = _unit(c)
+    with float_guard("`center` is so far out that the points' products overflow float64"):
+        achieved = float(np.min(y * (X @ direction)))
+    if not achieved > 0:
+        raise ValueError(f"`radius` = {radius!r} is too close to |center| = {c_norm!r}: "
+                         "rounding put a point on the wrong side of the origin")
+    teacher = _teacher(direction, min(c_norm - radius, achieved))
     return Dataset(X, y, teacher, f"blobs_2d(n={n})")
 
 
@@ -259,6 +294,7 @@ def load_digit_pair(a: int, b: int, *, test_fraction: float = 0.25, rng: np.rand
     if a > 9 or b > 9 or a == b:
         raise ValueError(f"`a` and `b` must be two different digits 0-9, got {a} and {b}")
     test_fraction = check_real("test_fraction", test_fraction, ge=0.0, lt=1.0)
+    bias = check_flag("bias", bias)
     rng = check_rng(rng)
     from sklearn.datasets import load_digits  # bundled with the package: no download
 
@@ -268,6 +304,9 @@ def load_digit_pair(a: int, b: int, *, test_fraction: float = 0.25, rng: np.rand
     y = np.where(digits.target[keep] == a, 1.0, -1.0)
     order = rng.permutation(len(y))
     n_test = int(round(test_fraction * len(y)))
+    if n_test > len(y) - 2:
+        raise ValueError(f"`test_fraction` must leave at least 2 training points of {len(y)}, "
+                         f"got {test_fraction!r}")
     test_idx, train_idx = order[:n_test], order[n_test:]
     mean = X[train_idx].mean(axis=0)
     scale = np.linalg.norm(X[train_idx] - mean, axis=1).max()

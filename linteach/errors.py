@@ -12,3 +12,11 @@ class NotSeparableError(ValueError):
 
 class SolverError(RuntimeError):
     """No installed convex solver returned an answer that passed our own re-check."""
+
+
+class UndecidedError(ValueError):
+    """A yes/no property of the data (separability) could not be decided at their scale.
+
+    Raised instead of a possibly false verdict: the solvers' tolerances could not resolve
+    it and the exact re-check found no certificate either way.
+    """

@@ -2,6 +2,13 @@
 
 Every function takes ``W`` of shape ``(..., 2k, d)`` (rows: k w neurons, then k u
 neurons) and returns one value per run; points ``X`` are ``(n, d)`` or ``(..., n, d)``.
+
+Any scale: quantities defined by angles or ratios (the linear regime, agreement, PAR,
+n_diff, angles, ``r/‖w̄ − ū‖``, ``γ̄``) are computed on ``W`` rescaled by a power of two
+(exact), neuron rows and points by their own powers of two, so ``W`` and ``c·W`` give the
+same answer over the whole float range (``Run.W`` up to ``e^700``, ``W`` of 1e-300, one
+subnormal neuron).  Scale-covariant values (``r``, ``w̄``, ``ū``) are rescaled at the end;
+where one leaves float64 the error names it.
 """
 from __future__ import annotations
 
@@ -10,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import loss as _loss
-from ._check import check_array, check_real, check_X, check_y
+from ._check import check_array, check_real, check_X, check_y, float_guard
 from .network import Net
 
 __all__ = ["Agreement", "agreement", "cluster_radius", "fraction_outside_linear_regime",
@@ -26,8 +33,35 @@ def _W(W) -> np.ndarray:
     return W
 
 
+def _net(net) -> Net:
+    if not isinstance(net, Net):
+        raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
+    return net
+
+
+def _pow2(A, axes):
+    """``(A·2^-e, e)``: ``A`` scaled by a power of two so its largest entry over ``axes`` is in
+    [0.5, 1).  Exact (no rounding, bar entries 2^1074 below the largest), so a quantity of
+    angles or ratios computed on it equals its value on ``A`` bit for bit, at any scale."""
+    top = np.abs(A).max(axis=axes, keepdims=True)
+    e = np.frexp(top)[1]
+    return np.ldexp(A, -e), e
+
+
+def _direction(W):
+    """``(W·2^-e, e)`` per run (``e`` of shape ``(...)``): scale-free copy of ``W``."""
+    Wd, e = _pow2(W, (-2, -1))
+    return Wd, e[..., 0, 0]
+
+
+def _unscale(value, e, what):
+    """``value·2^e``, or a clear error when that leaves float64."""
+    with float_guard(f"{what} of `W` overflows float64"):
+        return np.ldexp(value, e)
+
+
 def _norm_nonzero(W):
-    """``‖W‖_F`` per run; margins divided by it are undefined at ``W = 0``."""
+    """``‖W‖_F`` per run (of a scaled ``W``); margins divided by it are undefined at ``W = 0``."""
     norm = np.linalg.norm(W, axis=(-2, -1))
     if np.any(norm == 0):
         raise ValueError("`W` must be nonzero: normalised margins of W = 0 are undefined")
@@ -59,36 +93,60 @@ def _mean_rows(V):
     return first + (V - first).mean(axis=-2, keepdims=True)
 
 
+def _means(Wd):
+    w, u = split_types(Wd)
+    return _mean_rows(w)[..., 0, :], _mean_rows(u)[..., 0, :]
+
+
 def neuron_means(W):
     """``(w̄, ū)``, the means of each neuron type, each ``(..., d)``."""
-    w, u = split_types(W)
-    return _mean_rows(w)[..., 0, :], _mean_rows(u)[..., 0, :]
+    Wd, e = _direction(_W(W))
+    w_bar, u_bar = _means(Wd)
+    return _unscale(w_bar, e[..., None], "w̄"), _unscale(u_bar, e[..., None], "ū")
+
+
+def _radius(Wd):
+    w, u = split_types(Wd)
+    return np.maximum(_norms(w - _mean_rows(w)).max(axis=-1), _norms(u - _mean_rows(u)).max(axis=-1))
 
 
 def cluster_radius(W):
     """``r = max(max_j ‖w_j − w̄‖, max_j ‖u_j − ū‖)`` (Theorem 5.1); exactly 0 when clustered."""
-    w, u = split_types(W)
-    dw = _norms(w - _mean_rows(w)).max(axis=-1)
-    du = _norms(u - _mean_rows(u)).max(axis=-1)
-    return np.maximum(dw, du)
+    Wd, e = _direction(_W(W))
+    return _unscale(_radius(Wd), e, "the cluster radius r")
 
 
 def relative_cluster_radius(W):
-    """``r / ‖w̄ − ū‖`` (Fig. 7); ``inf`` when ``w̄ = ū``."""
-    w_bar, u_bar = neuron_means(W)
-    gap = np.linalg.norm(w_bar - u_bar, axis=-1)
-    r = cluster_radius(W)
-    return np.divide(r, gap, out=np.full_like(r, np.inf), where=gap > 0)
+    """``r / ‖w̄ − ū‖`` (Fig. 7); ``inf`` when ``w̄ = ū`` (or when the ratio exceeds float64)."""
+    Wd, _ = _direction(_W(W))
+    w_bar, u_bar = _means(Wd)
+    gap = _norms(w_bar - u_bar)
+    r = _radius(Wd)
+    with np.errstate(over="ignore"):  # r/gap past float max is the documented inf
+        return np.divide(r, gap, out=np.full_like(r, np.inf), where=gap > 0)
+
+
+def _unit_rows(V):
+    """Rows of ``V`` divided by their norms (0 rows stay 0), each row first brought to
+    [0.5, 1) by its own power of two, so no row underflows or overflows."""
+    Vd = _pow2(V, -1)[0]
+    norms = np.linalg.norm(Vd, axis=-1, keepdims=True)
+    return np.divide(Vd, norms, out=np.zeros_like(Vd), where=norms > 0)
 
 
 def max_within_type_angle(W):
-    """Largest angle (radians) between two neurons of the same type (Fig. 7); zero rows ignored."""
+    """Largest angle (radians) between two neurons of the same type (Fig. 7); zero rows ignored.
+
+    The angle between unit vectors is ``2·atan2(‖â − b̂‖, ‖â + b̂‖)``, accurate near 0 and π
+    (``arccos`` of a rounded cosine is off by ~1e-8 near 0).
+    """
     def worst(V):
-        norms = np.linalg.norm(V, axis=-1, keepdims=True)
-        Vh = np.divide(V, norms, out=np.zeros_like(V), where=norms > 0)
-        cos = np.clip(Vh @ np.swapaxes(Vh, -1, -2), -1.0, 1.0)
-        live = (norms > 0) & (np.swapaxes(norms, -1, -2) > 0)
-        return np.where(live, np.arccos(cos), 0.0).max(axis=(-2, -1))
+        Vh = _unit_rows(V)
+        live = np.linalg.norm(Vh, axis=-1) > 0
+        a, b = Vh[..., :, None, :], Vh[..., None, :, :]
+        ang = 2.0 * np.arctan2(_norms(a - b), _norms(a + b))
+        live = live[..., :, None] & live[..., None, :]
+        return np.where(live, ang, 0.0).max(axis=(-2, -1))
     w, u = split_types(W)
     return np.maximum(worst(w), worst(u))
 
@@ -96,13 +154,17 @@ def max_within_type_angle(W):
 def linear_regime(W, X, *, c: float = 2.0):
     """Mask of points in Theorem 5.1's linear regime ``|(w̄ − ū)·x| ≥ c·r‖x‖`` (``c = 2``).
 
-    On these points ``sign N_W(x) = sign((w̄ − ū)·x)``.  Shape ``(..., n)``.
+    On these points ``sign N_W(x) = sign((w̄ − ū)·x)``.  Shape ``(..., n)``.  Both sides are
+    1-homogeneous in ``W`` and in each ``x``: computed on power-of-two rescalings of both.
     """
     W, X = _WX(W, X)
     c = check_real("c", c, ge=0.0)
-    w_bar, u_bar = neuron_means(W)
-    lin = np.abs(X @ (w_bar - u_bar)[..., :, None])[..., 0]
-    return lin >= c * cluster_radius(W)[..., None] * _norms(X)
+    Wd, _ = _direction(W)
+    Xd = _pow2(X, -1)[0]
+    w_bar, u_bar = _means(Wd)
+    lin = np.abs(Xd @ (w_bar - u_bar)[..., :, None])[..., 0]
+    with np.errstate(over="ignore"):  # c·r past float max: no point is inside, exactly
+        return lin >= c * _radius(Wd)[..., None] * _norms(Xd)
 
 
 def fraction_outside_linear_regime(W, X, *, c: float = 2.0):
@@ -111,19 +173,42 @@ def fraction_outside_linear_regime(W, X, *, c: float = 2.0):
 
 
 def normalized_margin(net: Net, W, X, y):
-    """``γ̄ = min_i q_i(W) / ‖W‖`` (EQUATIONS §4)."""
-    q = net.margins(W, X, y)
-    return q.min(axis=-1) / _norm_nonzero(_W(W))
+    """``γ̄ = min_i q_i(W) / ‖W‖`` (EQUATIONS §4), on ``W``'s direction (``q`` is 1-homogeneous)."""
+    net = _net(net)
+    Wd, _ = _direction(_W(W))
+    q = net.margins(Wd, X, y)
+    return q.min(axis=-1) / _norm_nonzero(Wd)
+
+
+#: ‖W‖ within 2^±400: the direct formula (as trained at ordinary scales); else the split one
+_DIRECT_EXP = 400
 
 
 def smoothed_margin(net: Net, W, X, y):
-    """``γ̃ = −log(e^{L_sum} − 1)/‖W‖`` with the **summed** loss (Eq. 5); ≤ γ̄ once L_sum < log 2."""
-    q = net.margins(W, X, y)
-    log_norm = np.log(_norm_nonzero(_W(W)))
-    return _loss.smoothed_margin_from(_loss.log_sum_loss(q), log_norm)
+    """``γ̃ = −log(e^{L_sum} − 1)/‖W‖`` with the **summed** loss (Eq. 5); ≤ γ̄ once L_sum < log 2.
+
+    Not scale-invariant (``L_sum`` depends on ``‖W‖``): past ``‖W‖ = 2^±400`` it is
+    evaluated from the direction's margins and ``log ‖W‖`` (``loss.scaled_loss_terms``),
+    so it stays finite and right where ``q`` itself leaves float64.
+    """
+    net = _net(net)
+    W = _W(W)
+    Wd, e = _direction(W)
+    norm_d = _norm_nonzero(Wd)
+    if np.all(np.abs(e) <= _DIRECT_EXP):
+        q = net.margins(W, X, y)
+        return _loss.smoothed_margin_from(_loss.log_sum_loss(q), np.log(np.linalg.norm(W, axis=(-2, -1))))
+    q_hat = net.margins(Wd, X, y) / norm_d[..., None]
+    log_norm = np.log(norm_d) + e * np.log(2.0)
+    lead, rest, _ = _loss.scaled_loss_terms(q_hat, log_norm)
+    out = _loss.smoothed_margin_scaled(lead, rest, log_norm)
+    if not np.all(np.isfinite(out)):
+        raise ValueError("the smoothed margin −log(e^{L_sum} − 1)/‖W‖ overflows float64 for "
+                         f"`W` of norm e^{float(np.min(log_norm)):.4g}")
+    return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Agreement:
     """A neural agreement pattern (EQUATIONS §6) of each run.
 
@@ -144,14 +229,21 @@ class Agreement:
         """``(c^w, c^u)`` with entries in ``{α, 1}``."""
         return np.where(self.side_w > 0, 1.0, alpha), np.where(self.side_u > 0, 1.0, alpha)
 
-
-def _unit_rows(V):
-    norms = np.linalg.norm(V, axis=-1, keepdims=True)
-    return np.divide(V, norms, out=np.zeros_like(V), where=norms > 0)
+    def __repr__(self):
+        runs = self.beta.shape
+        if runs:
+            return (f"Agreement(runs={runs}, n={self.side_w.shape[-1]}, "
+                    f"in_nar={int(np.count_nonzero(self.in_nar))}/{self.beta.size})")
+        return f"Agreement(n={self.side_w.shape[-1]}, beta={float(self.beta):.3g})"
 
 
 #: a neuron shorter than this fraction of ‖W‖ has no direction, hence no side of any point
 VANISHING = 1e-9
+
+
+def _products(Vh, X, what):
+    with float_guard(f"{what}: unit neurons times `X` overflow float64"):
+        return Vh @ np.swapaxes(X, -1, -2)
 
 
 def agreement(W, X):
@@ -161,10 +253,11 @@ def agreement(W, X):
     A neuron of norm ``≤ VANISHING·‖W‖`` has no direction: its type agrees on no point.
     """
     W, X = _WX(W, X)
+    W = _direction(W)[0]
     W_norm = _norms(W.reshape(W.shape[:-2] + (-1,)))[..., None]
     sides, betas = [], []
     for V in split_types(W):
-        P = _unit_rows(V) @ np.swapaxes(X, -1, -2)  # (..., k, n): ŵ_l · x_i
+        P = _products(_unit_rows(V), X, "agreement")  # (..., k, n): ŵ_l · x_i
         live = (_norms(V) > VANISHING * W_norm).all(axis=-1)[..., None]
         side = np.where(P.min(axis=-2) > 0, 1, np.where(P.max(axis=-2) < 0, -1, 0))
         side = np.where(live, side, 0)
@@ -183,16 +276,21 @@ def _par_margins(W, X, y):
     W, X = _WX(W, X)
     y = check_y(y, X)
     w, u = split_types(W)
-    Xt = np.swapaxes(X, -1, -2)
     yb = y[..., None, :]
-    return yb * (_unit_rows(w) @ Xt), -yb * (_unit_rows(u) @ Xt)
+    return (yb * _products(_unit_rows(w), X, "PAR margins"),
+            -yb * _products(_unit_rows(u), X, "PAR margins"))
 
 
 def in_par(W, X, y, *, beta: float = 0.0):
-    """Whether ``W`` is in PAR(β): ``y_i ŵ_l·x_i > β`` and ``−y_i û_l·x_i > β`` for all i, l."""
+    """Whether ``W`` is in PAR(β): ``y_i ŵ_l·x_i ≥ β`` and ``−y_i û_l·x_i ≥ β`` for all i, l.
+
+    ``beta = 0`` (the default) asks whether ``W`` is in PAR(β) for **some** β > 0, i.e.
+    every margin is ``> 0`` (EQUATIONS §7: PAR is an NAR, whose β is positive).
+    """
     beta = check_real("beta", beta, ge=0.0)
     mw, mu = _par_margins(W, X, y)
-    return (mw.min(axis=(-2, -1)) > beta) & (mu.min(axis=(-2, -1)) > beta)
+    worst = np.minimum(mw.min(axis=(-2, -1)), mu.min(axis=(-2, -1)))
+    return worst > 0 if beta == 0 else worst >= beta
 
 
 def par_fractions(W, X, y):
@@ -204,12 +302,14 @@ def par_fractions(W, X, y):
 def max_n_diff(W, X):
     """``max n_diff`` per type: most points on which two same-type neurons disagree in sign.
 
-    Returns ``(w_max, u_max)``, integer arrays of shape ``(...)``.
+    Returns ``(w_max, u_max)``, integer arrays of shape ``(...)``.  Signs are taken on
+    neurons and points each rescaled by a power of two (exact), so no product underflows.
     """
     W, X = _WX(W, X)
+    Xt = np.swapaxes(_pow2(X, -1)[0], -1, -2)
     out = []
     for V in split_types(W):
-        S = (V @ np.swapaxes(X, -1, -2) > 0).astype(np.float64)  # (..., k, n)
+        S = (_pow2(V, -1)[0] @ Xt > 0).astype(np.float64)  # (..., k, n)
         # disagreements between rows a and b: S_a·(1−S_b) + (1−S_a)·S_b
         D = S @ np.swapaxes(1 - S, -1, -2)
         out.append(np.rint((D + np.swapaxes(D, -1, -2)).max(axis=(-2, -1))).astype(np.int64))

@@ -1,4 +1,4 @@
-"""linteach.bounds: Theorem 4.1's constants (EQUATIONS §3) and the proof's potentials."""
+"""linteach.bounds: Theorem 4.1's constants (docs/math.md §3) and the proof's potentials."""
 import math
 
 import numpy as np

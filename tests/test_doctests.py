@@ -7,7 +7,9 @@ import pytest
 
 import linteach
 
-MODULES = sorted(m.name for m in pkgutil.walk_packages(linteach.__path__, "linteach."))
+#: every module of the package; a ``__main__`` would run its command on import
+MODULES = sorted(m.name for m in pkgutil.walk_packages(linteach.__path__, "linteach.")
+                 if not m.name.endswith(".__main__"))
 
 
 @pytest.mark.parametrize("name", MODULES)

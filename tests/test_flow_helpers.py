@@ -1,9 +1,9 @@
-"""proofs_check._flow: T_NAR detection, drops, the Eq. 6 rate formula, interior β."""
+"""proofs_check.kit.flow: T_NAR detection, drops, the Eq. 6 rate formula, interior β."""
 import numpy as np
 import pytest
 
 import linteach as lt
-from proofs_check import _flow
+from proofs_check.kit import flow as _flow
 
 
 def _run_with(sides_w, sides_u, beta):

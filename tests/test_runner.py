@@ -1,6 +1,6 @@
 """The proofs_check runner: ERROR verdicts, the ctx.map contract, checkpoints, resume, Ctrl-C.
 
-Uses the synthetic claims of ``proofs_check._selftest`` (importable by worker processes),
+Uses the synthetic claims of ``proofs_check.engine.selftest`` (importable by worker processes),
 so the infrastructure is tested independently of the paper's checks.
 """
 import functools
@@ -15,10 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from proofs_check import _checkpoint, _executor, _selftest, report, runner
+from proofs_check import report
 from proofs_check.__main__ import main
-from proofs_check._mapper import Mapper
-from proofs_check.result import Case
+from proofs_check.engine import checkpoint as _checkpoint
+from proofs_check.engine import executor as _executor
+from proofs_check.engine import io, runner
+from proofs_check.engine import selftest as _selftest
+from proofs_check.engine.contract import Case
+from proofs_check.engine.mapper import Mapper
 
 ROOT = Path(__file__).resolve().parents[1]
 #: a fixed code fingerprint: other sessions edit the tree while tests run
@@ -40,7 +44,7 @@ def test_a_raising_check_is_an_error_and_the_others_still_run():
     err, ok = run(["self.error", "self.sgd"])
     assert err.verdict == "ERROR" and not err.ok
     assert err.error.startswith("ValueError: planted failure in the batch starting at Case(")
-    assert "_selftest.py" in err.error and "in train_batch" in err.error
+    assert "selftest.py" in err.error and "in train_batch" in err.error
     # the reproduce line reruns the claim, not a case that did not crash
     assert err.reproduce.startswith("python -m proofs_check --only self.error --seed ")
     assert ok.verdict == "PASS" and ok.ok
@@ -71,7 +75,7 @@ def _square(x):
 
 @pytest.mark.parametrize("fn, items, message", [
     (lambda x: x, [1], "module-level function"),
-    (_square, [lambda: 0], "ctx.map item 0 must pickle"),
+    (_square, [lambda: 0], "ctx.map item 0 must be plain data"),
 ])
 def test_map_contract_is_enforced_even_in_process(fn, items, message):
     with pytest.raises(TypeError, match=message):
@@ -123,8 +127,8 @@ def test_resume_recomputes_only_missing_batches(tmp_path, monkeypatch):
                 checkpoint=_checkpoint.Checkpoint(tmp_path, config, resume=False, code=CODE))
     ck = _checkpoint.Checkpoint(tmp_path, config, resume=True, code=CODE)
     assert ck.resumed and ck.get_claim("self.sgd").verdict == "PASS"
-    (ck.dir / "claims" / "self.sgd.pkl").unlink()          # as if killed before the end
-    batches = sorted((ck.dir / "batches" / "self.sgd").glob("*.pkl"))
+    (ck.dir / "claims" / "self.sgd.json").unlink()          # as if killed before the end
+    batches = sorted((ck.dir / "batches" / "self.sgd").glob("*.json"))
     batches[0].unlink()
     batches[1].write_bytes(b"torn")                          # unreadable: recomputed
     calls = []
@@ -157,21 +161,21 @@ def test_other_configurations_do_not_resume(tmp_path):
 def _skip_if_code_changed(before: str) -> None:
     """Other sessions may edit the tree while a cross-process test runs: a resume then
     starts fresh by design and manifests differ, which says nothing about the runner."""
-    if _checkpoint.code_fingerprint() != before:
+    if io.code_fingerprint() != before:
         pytest.skip("linteach/proofs_check source changed while the test ran")
 
 
 def _wait_for_batches(folder: Path, claim_id: str, count: int, proc, timeout=60.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end and proc.poll() is None:
-        if len(list(folder.glob(f"*/batches/{claim_id}/*.pkl"))) >= count:
+        if len(list(folder.glob(f"*/batches/{claim_id}/*.json"))) >= count:
             return True
         time.sleep(0.02)
     return False
 
 
 def test_killed_mid_run_then_resumed_equals_an_uninterrupted_run(tmp_path):
-    code = _checkpoint.code_fingerprint()
+    code = io.code_fingerprint()
     args = ["--only", "self.sgd", "self.slow", "--cases", "40", "--workers", "0",
             "--state", str(tmp_path / "state")]
     proc = subprocess.Popen([sys.executable, "-m", "proofs_check", "--selftest", *args,
@@ -241,8 +245,8 @@ def test_replay_without_a_record_asks_for_the_family(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--only", "nope"], "unknown claim id(s) nope"),
-    (["--cases", "0"], "--cases must be >= 1"),
-    (["--workers", "-1"], "--workers must be >= 0"),
+    (["--cases", "0"], "--cases must be in [1, 1000000]"),
+    (["--workers", "-1"], "--workers must be in [0, 1024]"),
     (["--resume", "--no-checkpoint"], "--resume needs checkpoints"),
 ])
 def test_usage_errors(argv, message, capsys):

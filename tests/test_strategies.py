@@ -93,8 +93,8 @@ def test_nar_weights_bad_input():
         par_weights(X, k=2, rng=rng)
     with pytest.raises(ValueError, match="`r` must be 0 when k = 1"):
         clustered_weights(1, 2, r=0.1, rng=rng)
-    with pytest.raises(TypeError, match="`rng` must be a numpy.random.Generator"):
-        clustered_weights(2, 2, r=0.1, rng=0)
+    with pytest.raises(TypeError, match="`rng` must be a seed or a numpy.random.Generator"):
+        clustered_weights(2, 2, r=0.1, rng="0")
 
 
 def test_strategies_replay_from_their_seed():

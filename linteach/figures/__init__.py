@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from pathlib import Path
 
 from . import _plot
@@ -32,8 +33,8 @@ SIZE_NAMES = ("small", "full")
 #: every figure's JSON has these top-level keys
 TOP_KEYS = ("id", "title", "claim", "seed", "size", "settings", "summary", "data")
 
-__all__ = ["FIGURES", "SIZE_NAMES", "TOP_KEYS", "figure_ids", "module", "normalize_id",
-           "redraw", "render", "render_all"]
+__all__ = ["FIGURES", "SIZE_NAMES", "TOP_KEYS", "check_out", "figure_ids", "module",
+           "normalize_id", "redraw", "render", "render_all"]
 
 
 def figure_ids() -> list[str]:
@@ -60,13 +61,39 @@ def module(fig_id):
     return importlib.import_module(f".{FIGURES[normalize_id(fig_id)]}", __name__)
 
 
+def check_out(out) -> Path:
+    """``out`` as a Path to a folder that exists or can be made; a clear error otherwise.
+
+    Checked before any computing, so a bad ``--out`` costs nothing: a path under a file, a
+    file in place of the folder, or a folder that cannot be written.
+    """
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"`out` must be a str or a path, got {type(out).__name__}")
+    out = Path(out)
+    if str(out) == "":
+        raise ValueError("`out` must name a folder, got ''")
+    probe = out
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        where = "is a file" if probe == out else f"is under {str(probe)!r}, which is a file"
+        raise ValueError(f"`out` must be a folder, got {str(out)!r}: it {where}")
+    if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(f"`out` must be writable, got {str(out)!r}: "
+                         f"{str(probe)!r} cannot be written")
+    return out
+
+
 def _settings(mod, size: str) -> dict:
     if size not in SIZE_NAMES:
         raise ValueError(f"`size` must be one of {SIZE_NAMES}, got {size!r}")
     return dict(mod.SIZES[size])
 
 
-def render(fig_id, out, *, seed: int = 0, size: str = "full", quiet: bool = False):
+def render(fig_id, out, *, seed: int = 0, size: str = "full", quiet: bool = False,
+           emit=None):
     """Compute one figure and write ``<out>/<id>.png`` and ``<out>/<id>.json``.
 
     Parameters
@@ -81,6 +108,8 @@ def render(fig_id, out, *, seed: int = 0, size: str = "full", quiet: bool = Fals
         ``"small"`` is the smoke-test size (seconds); ``"full"`` is what ``make figures`` runs.
     quiet : bool
         Suppress progress lines on stderr.
+    emit : callable, optional
+        Receives each progress line instead of stderr (the CLI's progress bar).
 
     Returns
     -------
@@ -90,14 +119,14 @@ def render(fig_id, out, *, seed: int = 0, size: str = "full", quiet: bool = Fals
     from .._check import check_int
 
     seed = check_int("seed", seed, ge=0)
+    out = check_out(out)
     mod = module(fid)
     settings = _settings(mod, size)
-    progress = _plot.Progress(fid, quiet=quiet)
+    progress = _plot.Progress(fid, quiet=quiet, emit=emit)
     progress(f"computing ({size})")
     summary, data = mod.compute(seed=seed, settings=settings, progress=progress)
     payload = {"id": fid, "title": mod.TITLE, "claim": mod.CLAIM, "seed": seed, "size": size,
                "settings": settings, "summary": summary, "data": data}
-    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     png, js = out / f"{fid}.png", out / f"{fid}.json"
     payload = json.loads(json.dumps(_plot.jsonable(payload)))  # draw exactly what is saved

@@ -92,15 +92,17 @@ def save(fig: Figure, data: dict, png: Path, js: Path, *, dpi: int) -> None:
 
 
 class Progress:
-    """Prints ``[id] message (elapsed s)`` to stderr; silent when ``quiet``."""
+    """Prints ``[id] message (elapsed s)`` to stderr (or hands it to ``emit``); silent when
+    ``quiet``."""
 
-    def __init__(self, fig_id: str, *, quiet: bool = False):
+    def __init__(self, fig_id: str, *, quiet: bool = False, emit=None):
         self.fig_id, self.quiet, self.start = fig_id, quiet, time.perf_counter()
+        self.emit = emit if emit is not None else (
+            lambda line: print(line, file=sys.stderr, flush=True))
 
     def __call__(self, message: str) -> None:
         if not self.quiet:
-            print(f"[{self.fig_id}] {message} ({time.perf_counter() - self.start:.0f} s)",
-                  file=sys.stderr, flush=True)
+            self.emit(f"[{self.fig_id}] {message} ({time.perf_counter() - self.start:.0f} s)")
 
 
 def grid(lim: float, m: int):

@@ -1,0 +1,137 @@
+"""``make bench``: every benchmark row, printed and written to Markdown and JSON.
+
+    linteach bench [--md PATH] [--json PATH] [--quick] [--skip-verify]
+    python -m linteach.bench ...                     (the same)
+
+Targets are marked met or missed from the measured value; nothing here asserts a speed.
+The process runs with the environment it was given: the environment rows measure glibc's
+malloc thresholds and the BLAS thread count in child processes, with and without.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from contextlib import nullcontext
+from pathlib import Path
+
+import numpy as np
+import scipy
+from threadpoolctl import threadpool_limits
+
+from .._progress import Steps
+from . import rows_env, rows_speed, rows_verify
+from .baselines import torch, torch_version
+from .report import table, to_markdown
+
+
+def machine() -> dict:
+    from threadpoolctl import threadpool_info
+
+    model = next((line.split(":", 1)[1].strip() for line in
+                  Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())
+    env = {key: os.environ.get(key) for key in (
+        "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+        "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_")}
+    return {"cpu": model, "cpus": os.cpu_count(), "load_average_start": os.getloadavg(),
+            "python": platform.python_version(), "numpy": np.__version__,
+            "scipy": scipy.__version__, "torch": torch_version() or "not installed",
+            "blas": [{k: info.get(k) for k in ("internal_api", "version", "architecture",
+                                               "num_threads", "filepath")}
+                     for info in threadpool_info()],
+            "env": env}
+
+
+def main(argv=None) -> int:
+    start = time.perf_counter()
+    p = argparse.ArgumentParser(prog="linteach bench", description=__doc__.split("\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--md", help="write the Markdown report here")
+    p.add_argument("--json", help="write the JSON results here")
+    p.add_argument("--quick", action="store_true", help="fewer repeats, no large case")
+    p.add_argument("--skip-verify", action="store_true", help="leave out row 5 (make verify)")
+    p.add_argument("--blas-threads", type=int, default=1,
+                   help="BLAS threads for rows 1-4 (as make verify's workers; "
+                        "0 = leave the library default)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = p.parse_args(argv)
+    if args.blas_threads < 0:
+        p.error(f"`--blas-threads` must be >= 0, got {args.blas_threads}")
+    for name in ("md", "json"):  # fail before minutes of measuring, not after
+        path = getattr(args, name)
+        if path is not None and Path(path).parent.exists() and not Path(path).parent.is_dir():
+            p.error(f"`--{name}` {path!r}: its folder is a file")
+    repeats = 5 if args.quick else 11
+    info = machine()
+    info["blas_threads_rows_1_4"] = args.blas_threads or "library default"
+    if torch is not None and args.blas_threads:
+        torch.set_num_threads(args.blas_threads)  # the same thread budget on both sides
+    info["torch_threads"] = None if torch is None else torch.get_num_threads()
+    plan = _plan(repeats, quick=args.quick, skip_verify=args.skip_verify)
+    steps = Steps("bench", len(plan), quiet=args.quiet)
+    steps.write(table([]))
+    rows, env_rows = [], []
+    for name, kind, fn in plan:
+        steps.start(name)
+        if kind == "env":
+            env_rows.append(fn())
+            continue
+        limit = threadpool_limits(args.blas_threads) if args.blas_threads and kind == "speed" \
+            else nullcontext()
+        with limit:
+            produced = fn()
+        for row in (produced if isinstance(produced, list) else [produced]):
+            rows.append(row)
+            steps.write(table([row]).splitlines()[-1])
+    steps.done()
+    info["load_average_end"] = os.getloadavg()
+    doc = {"rows": rows, "env_rows": env_rows, "machine": info, "repeats": repeats,
+           "seconds": time.perf_counter() - start}
+    for path, text in ((args.json, json.dumps(doc, indent=1, default=str) + "\n"),
+                       (args.md, None)):
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text if text is not None else to_markdown(doc))
+    missed = [row["id"] for row in rows if row.get("met") is False]
+    print(f"{len(rows)} rows, {len(missed)} targets missed"
+          + (f": {', '.join(missed)}" if missed else "") + f" ({doc['seconds']:.0f} s)")
+    return 0
+
+
+def _plan(repeats, *, quick, skip_verify):
+    """Every step of the run as ``(name, kind, callable)``, in order."""
+    plan = [("row 1: loss_and_grad vs floor, n=1000", "speed",
+             lambda: rows_speed.full_batch_vs_floor(1000, 50, 100, repeats=repeats))]
+    if not quick:
+        plan.append(("row 1: loss_and_grad vs floor, n=10000", "speed",
+                     lambda: rows_speed.full_batch_vs_floor(10_000, 200, 500,
+                                                            repeats=max(5, repeats // 2))))
+    for size in ((100, 10, 20), (100, 50, 100)):
+        plan.append((f"row 2: per-sample SGD vs baselines, (n, d, k) = {size}", "speed",
+                     lambda size=size: rows_speed.sgd_vs_baselines(*size, epochs=2,
+                                                                   repeats=repeats)))
+    plan.append(("row 3: batched vs sequential runs", "speed",
+                 lambda: rows_speed.batched_vs_sequential(100, 10, 20,
+                                                          repeats=max(3, repeats // 2))))
+    plan.append(("row 4: full-batch step vs torch, n=1000", "speed",
+                 lambda: rows_speed.full_batch_vs_torch(1000, 50, 100, steps=10,
+                                                        repeats=repeats)))
+    plan.append(("row 4: full-batch step vs torch, n=100", "speed",
+                 lambda: rows_speed.full_batch_vs_torch(100, 10, 20, steps=50,
+                                                        repeats=repeats)))
+    env_rounds, env_repeats = (1, 3) if quick else (3, 5)
+    for fn in (rows_env.malloc_thresholds, rows_env.blas_threads, rows_env.openblas_coretype):
+        plan.append((f"environment: {fn.__name__.replace('_', ' ')}", "env",
+                     lambda fn=fn: fn(rounds=env_rounds, repeats=env_repeats)))
+    if not skip_verify:
+        plan.append(("row 5: make verify (standard budget, a few minutes)", "verify",
+                     rows_verify.make_verify))
+    return plan
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""What every trainer shares: the ``Run``/``Trace`` schema, input set-up, the trace schedule.
+
+The state of a run is a unit direction and ``log ‖W‖`` (``N`` is 1-homogeneous), so every
+recorded quantity stays finite past float64's range of ``‖W‖``.  Used by
+``linteach.train``; not part of the public API beyond :class:`Run` and :class:`Trace`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import loss as _loss
+from ._check import check_int, check_rng, check_W, check_X, check_y
+from ._kernels import frobenius
+from .data import Dataset
+from .network import Net
+
+#: ``Run.W`` is materialised only while every entry fits comfortably in float64.
+MAX_LOG_NORM = 700.0
+
+
+@dataclass
+class Trace:
+    """Recorded quantities: ``trace[key]`` is an array of shape ``(n_records, *batch)``."""
+
+    data: dict = field(default_factory=dict)
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def __contains__(self, key):
+        return key in self.data
+
+    def keys(self):
+        return self.data.keys()
+
+    @classmethod
+    def from_rows(cls, rows: list[dict]) -> "Trace":
+        return cls({key: np.asarray([row[key] for row in rows]) for key in rows[0]})
+
+
+@dataclass
+class Run:
+    """A finished run of any trainer (``sgd``, ``gd``, ``gradient_flow``).
+
+    ``W`` holds the weights, scale included, whenever they fit in float64 (else ``None``);
+    ``direction = W/‖W‖`` and ``log_norm = log ‖W‖`` are always set.  ``log_time`` is the
+    log of the continuous gradient-flow time reached (``None`` for SGD); for the normalized
+    flow its accuracy is stated in :func:`linteach.gradient_flow`.
+    """
+
+    W: np.ndarray | None
+    trace: Trace
+    direction: np.ndarray
+    log_norm: np.ndarray
+    log_time: np.ndarray | None = None
+
+
+def setup(net, W0, data):
+    """Validated ``(W, X, y, batch)``: a fresh C-ordered ``W`` with the broadcast run axes."""
+    if not isinstance(net, Net):
+        raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
+    if isinstance(data, Dataset):
+        X, y = data.X, data.y
+    elif isinstance(data, tuple) and len(data) == 2:
+        X = check_X(data[0])
+        y = check_y(data[1], X)
+    else:
+        raise TypeError(f"`data` must be a Dataset or a tuple (X, y), got {type(data).__name__}")
+    W = check_W(W0, k=net.k, d=X.shape[-1])
+    try:
+        batch = np.broadcast_shapes(W.shape[:-2], X.shape[:-2], y.shape[:-1])
+    except ValueError:
+        raise ValueError(f"run axes of `W0` {W.shape[:-2]} and of the data {X.shape[:-2]} "
+                         "do not broadcast") from None
+    # a fresh C-ordered copy (W0 is never mutated); C order also when W0 is broadcast over
+    # stacked data, which would otherwise put the run axis innermost and change every
+    # reduction's rounding
+    W = np.array(np.broadcast_to(W, batch + W.shape[-2:]), order="C")
+    return W, X, np.broadcast_to(y, batch + y.shape[-1:]), batch
+
+
+def split(W):
+    """``(W/‖W‖, log ‖W‖)`` per run; ``W = 0`` gives ``(0, −inf)``."""
+    # scale by the largest entry first: a nonzero W of 1e-300 entries has a norm that
+    # underflows when squared
+    top = np.abs(W).max(axis=(-2, -1))
+    top = np.where(top > 0, top, 1.0)
+    norm = top * frobenius(W / top[..., None, None])
+    safe = np.where(norm > 0, norm, 1.0)
+    with np.errstate(divide="ignore"):
+        log_norm = np.where(norm > 0, np.log(safe), -np.inf)
+    return W / safe[..., None, None], log_norm
+
+
+def finish(direction, log_norm, rows, log_time=None) -> Run:
+    """The :class:`Run` of a finished trainer from its state and trace rows."""
+    fits = np.all(log_norm < MAX_LOG_NORM)
+    W = direction * np.exp(np.where(np.isfinite(log_norm), log_norm, -np.inf))[..., None, None] \
+        if fits else None
+    return Run(W, Trace.from_rows(rows), direction, log_norm, log_time)
+
+
+def schedule(n_steps: int, record) -> np.ndarray:
+    """Steps (0 = the initial state) at which the trace records."""
+    if record == "all":
+        return np.arange(n_steps + 1)
+    if isinstance(record, str) and record != "log":
+        raise ValueError(f"`record` must be 'log', 'all' or a positive int, got {record!r}")
+    count = 200 if record == "log" else check_int("record", record, ge=1)
+    steps = np.unique(np.round(np.geomspace(1, max(n_steps, 1), count)).astype(np.int64))
+    return np.unique(np.concatenate([[0], steps[steps <= n_steps], [n_steps]]))
+
+
+def flow_row(q_hat, terms, log_norm, step, log_time) -> dict:
+    """One trace row of ``gd``/``gradient_flow``, valid past float64's ``‖W‖``.
+
+    ``q_hat`` are the direction's margins and ``terms = loss.scaled_loss_terms(q_hat,
+    log_norm)``.
+    """
+    lead, rest, _ = terms
+    log_lsum = _loss.log_sum_loss_scaled(lead, rest, log_norm)
+    with np.errstate(over="ignore"):  # min margin is honestly +inf once ‖W‖ leaves float64
+        min_margin = q_hat.min(axis=-1) * np.exp(log_norm)
+    zero = ~np.isfinite(log_norm)  # W = 0: γ̃ = −log(e^{L_sum} − 1)/0 is undefined (NaN)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        smoothed = np.where(zero, np.nan, _loss.smoothed_margin_scaled(
+            lead, rest, np.where(zero, 0.0, log_norm)))
+    return {"step": step, "log_time": np.array(log_time, dtype=float),
+            "log_loss": log_lsum - np.log(q_hat.shape[-1]),
+            "min_margin": min_margin,
+            "normalized_margin": q_hat.min(axis=-1), "smoothed_margin": smoothed,
+            "log_norm": np.array(log_norm, dtype=float)}
+
+
+def generators(rng, R: int, batch: tuple) -> list:
+    """One permutation stream per run: for a single run the generator of ``rng`` (a
+    Generator itself, or ``default_rng(seed)``), for ``R`` runs its ``spawn(R)``; or a
+    sequence of ``R`` Generators given by the caller (so cases drawn from their own seeds
+    can share a batch and still replay alone)."""
+    if isinstance(rng, (list, tuple)) and rng and all(
+            isinstance(g, np.random.Generator) for g in rng):
+        if len(rng) != R:
+            raise ValueError(f"`rng` must be one Generator (or seed) or {R} Generators (one "
+                             f"per run), got {len(rng)}")
+        return list(rng)
+    gen = check_rng(rng)
+    return gen.spawn(R) if batch else [gen]

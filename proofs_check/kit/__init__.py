@@ -1,0 +1,3 @@
+"""Shared claim helpers: case families, trainers' audits, exact signs, report helpers.
+
+Imports the engine's contract and context and linteach; never a claim module."""

@@ -1,0 +1,188 @@
+"""The SGD audit engine behind the Theorem 4.1 checks (``thm4.1``, and ``appK`` on lifted data).
+
+One *configuration* (a dataset, a net, a step, a list of targets ε, and R initialisations)
+is trained as one batch of R runs with :func:`linteach.sgd`; a :class:`Monitor` receives
+every update through sgd's callback and keeps, per run, everything the theorem's clauses
+need.  Nothing here records into a ``Context``: results are plain dicts, so batches can run
+in worker processes (``ctx.map``).
+
+Per run and per target ε (``E`` targets), with ``ε0 = ε/(1 + 2v²R_x²ηkn)``:
+
+* the proof's per-step invariants, as normalised slacks (≥ 0 holds), minimised over steps:
+  ``F`` gain ``≥ 2kηvα·g_t`` and ``G²`` gain ``≤ 2η + 2kη²v²R_x²`` (docs/math.md §3);
+* the number of leading ε0-mistake epochs (censored when no mistake-free epoch came);
+* the largest per-example loss over the iterates of the first mistake-free epoch (its start
+  iterate and the iterate after each of its n updates);
+* the first update ``t`` with mean loss ``L(W_t) ≤ ε``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import linteach as lt
+from linteach import loss as _loss
+from linteach.bounds import teacher_weights
+
+#: float64 unit roundoff; rounding allowances below are multiples of it
+_U = np.finfo(np.float64).eps / 2
+#: safety factor on the first-order rounding bounds of the invariant audit
+_ROUND_FACTOR = 8.0
+#: the SVM teacher is scaled up by this so rounding cannot leave a point at y⟨w*,x⟩ < 1
+TEACHER_PAD = 1e-12
+
+
+def theorem_teacher(X, y) -> np.ndarray:
+    """The tightest teacher ``w* = argmin ‖w‖ s.t. y_i⟨w, x_i⟩ ≥ 1``, rescaled so it holds in floats.
+
+    Raises :class:`linteach.NotSeparableError` on non-separable data.
+    """
+    w = lt.max_margin_teacher(X, y)
+    low = float(np.min(y * (X @ w)))
+    w = w / min(low, 1.0) * (1.0 + TEACHER_PAD)
+    if not np.min(y * (X @ w)) >= 1.0:
+        raise AssertionError("teacher rescaling failed to certify y<w*, x> >= 1")
+    return w
+
+
+def flip_u_update(G: np.ndarray) -> np.ndarray:
+    """Negative control, passed to ``lt.sgd(..., grad=flip_u_update)``: the u rows' gradient
+    negated, so the update is ``u ← u + η v g σ'(u·x) y x`` (a corrupted Eq. 3) while the w
+    rows and the forward pass stay true."""
+    k = G.shape[-2] // 2
+    flipped = G.copy()
+    flipped[..., k:, :] *= -1.0
+    return flipped
+
+
+class Monitor:
+    """sgd callback auditing R runs at once against E targets ε (see module docstring).
+
+    Per update it only files ``W_t``, ``g_t`` and the example's loss before the update in
+    an epoch buffer; at each epoch's end the clauses are evaluated for the whole epoch in a
+    few array operations (the per-iterate losses on all n points only when a clause needs
+    them: while some target is unmet, and in a first mistake-free epoch).
+    """
+
+    def __init__(self, net, X, y, w_star, eps, *, eta, W0):
+        self.net, self.X, self.y, self.eta = net, X, y, eta
+        self.n = X.shape[0]
+        self.eps = np.asarray(eps, dtype=np.float64)                       # (E,)
+        self.R_x = float(np.linalg.norm(X, axis=1).max())
+        A = 1.0 + 2.0 * net.v**2 * self.R_x**2 * eta * net.k * self.n
+        self.eps0 = self.eps / A                                           # (E,)
+        self.Wstar = teacher_weights(w_star, net.k)                        # (2k, d)
+        W0 = np.asarray(W0, dtype=np.float64)
+        R, E = W0.shape[0], len(self.eps)
+        self.buf = np.empty((R, self.n + 1) + W0.shape[1:])                # iterates of an epoch
+        self.buf[:, 0] = W0
+        self.g = np.empty((R, self.n))
+        self.loss_before = np.empty((R, self.n))
+        self.F_gain = 2.0 * net.k * eta * net.v * net.alpha                # × g_t
+        self.G2_cap = 2.0 * eta + 2.0 * net.k * eta**2 * net.v**2 * self.R_x**2
+        self.m = W0.shape[-2] * W0.shape[-1]
+        self.t = 0
+        self.F_slack = np.full(R, np.inf)
+        self.G_slack = np.full(R, np.inf)
+        self.F_worst_t = np.zeros(R, dtype=np.int64)
+        self.G_worst_t = np.zeros(R, dtype=np.int64)
+        self.lead_epochs = np.zeros((R, E), dtype=np.int64)               # leading mistake epochs
+        self.free_found = np.zeros((R, E), dtype=bool)
+        self.free_max_loss = np.full((R, E), np.nan)
+        self.t_eps = np.full((R, E), -1, dtype=np.int64)
+        self.mistakes_log = []                                             # per epoch, (R, E)
+        self.min_g = np.full(R, np.inf)
+
+    @property
+    def done(self) -> bool:
+        """Every run has met every target ε and finished its first mistake-free epoch."""
+        return bool(self.free_found.all() and (self.t_eps >= 0).all())
+
+    def __call__(self, t, W, info):
+        i = self.t % self.n
+        self.t += 1
+        self.buf[:, i + 1] = W
+        self.g[:, i] = np.asarray(info["g"]).reshape(-1)
+        self.loss_before[:, i] = np.asarray(info["loss_before"]).reshape(-1)
+        if i == self.n - 1:
+            self._end_epoch()
+
+    def _invariants(self):
+        """Normalised slacks of the F and G² invariants at every update of the epoch."""
+        before, after = self.buf[:, :-1], self.buf[:, 1:]                  # (R, n, 2k, d)
+        dW = after - before
+        absWs = np.abs(self.Wstar)
+        # F: realised gain <ΔW, W*> vs 2kηvα g_t; the allowance covers the rounding of
+        # W_t + δ to W_{t+1} and of the dot products (first-order, times a safety factor)
+        F_bound = self.F_gain * self.g
+        gain_F = np.einsum("rtij,ij->rt", dW, self.Wstar)
+        tol_F = _ROUND_FACTOR * _U * (
+            np.einsum("rtij,ij->rt", np.abs(after) + np.abs(before), absWs)
+            + self.m * np.einsum("rtij,ij->rt", np.abs(dW), absWs))
+        s_F = (gain_F - F_bound + tol_F) / (F_bound + tol_F)
+        # G²: ‖W_{t+1}‖² − ‖W_t‖² = <W_{t+1} + W_t, ΔW> vs 2η + 2kη²v²R_x²
+        gain_G = np.einsum("rtij,rtij->rt", after + before, dW)
+        tol_G = _ROUND_FACTOR * _U * self.m * (np.einsum("rtij,rtij->rt", after, after)
+                                               + np.einsum("rtij,rtij->rt", before, before))
+        s_G = (self.G2_cap - gain_G + tol_G) / self.G2_cap
+        first_t = self.t - self.n + 1
+        for s, slack, worst_t in ((s_F, self.F_slack, self.F_worst_t),
+                                  (s_G, self.G_slack, self.G_worst_t)):
+            j = s.argmin(axis=1)
+            low = s[np.arange(len(j)), j]
+            worse = low < slack
+            slack[worse], worst_t[worse] = low[worse], first_t + j[worse]
+        self.min_g = np.minimum(self.min_g, self.g.min(axis=1))
+
+    def _iterate_losses(self):
+        """Largest and mean per-example loss at each of the epoch's n + 1 iterates, (R, n+1)."""
+        out = np.empty((2,) + self.buf.shape[:2])
+        for r in range(self.buf.shape[0]):  # one run at a time bounds the memory to n² · 2k
+            ell = _loss.ell(self.y * self.net.forward(self.buf[r], self.X))
+            out[0, r], out[1, r] = ell.max(axis=-1), ell.mean(axis=-1)
+        return out
+
+    def _end_epoch(self):
+        self._invariants()
+        mistakes = (self.loss_before[:, :, None] >= self.eps0).sum(axis=1)  # (R, E)
+        self.mistakes_log.append(mistakes)
+        still_leading = ~self.free_found
+        self.lead_epochs += still_leading & (mistakes > 0)
+        first_free = still_leading & (mistakes == 0)
+        if first_free.any() or (self.t_eps < 0).any():
+            max_loss, mean_loss = self._iterate_losses()
+            epoch_max = np.broadcast_to(max_loss.max(axis=1)[:, None], first_free.shape)
+            self.free_max_loss[first_free] = epoch_max[first_free]
+            reached = mean_loss[:, :, None] <= self.eps                    # (R, n+1, E)
+            hit = reached.any(axis=1) & (self.t_eps < 0)
+            first = np.argmax(reached, axis=1) + self.t - self.n           # iterate 0 = t - n
+            self.t_eps[hit] = first[hit]
+        self.free_found |= first_free
+        self.buf[:, 0] = self.buf[:, -1]
+
+
+def train_configuration(net, X, y, w_star, W0, *, eta, eps, max_epochs, rng, until="all",
+                        chunk=4, grad=None):
+    """Train R runs (``W0 (R, 2k, d)``) on one dataset under a :class:`Monitor`.
+
+    Stops at ``max_epochs``, or earlier once every run met every target ε (``until=
+    "targets"``) and also finished its first mistake-free epoch (``until="all"``).  Returns
+    ``(monitor, W_final, epochs)``.  The library's own ε0-mistake count for the first target
+    is cross-checked against the monitor's, epoch by epoch.  ``grad`` is passed to
+    ``lt.sgd`` (a negative control such as :func:`flip_u_update`).
+    """
+    mon = Monitor(net, X, y, w_star, eps, eta=eta, W0=W0)
+
+    def finished():
+        return mon.done if until == "all" else bool((mon.t_eps >= 0).all())
+
+    W, epochs = np.array(W0, dtype=np.float64), 0
+    while epochs < max_epochs and not finished():
+        step = min(chunk, max_epochs - epochs)
+        run = lt.sgd(net, W, (X, y), eta=eta, n_epochs=step, rng=rng,
+                     eps0=float(mon.eps0[0]), callback=mon, grad=grad)
+        lib = np.asarray(run.trace["mistakes"])[1:]                       # (step, R)
+        ours = np.stack([m[:, 0] for m in mon.mistakes_log[-step:]])
+        if not np.array_equal(lib, ours):
+            raise AssertionError("monitor and linteach.sgd disagree on the ε0-mistake count")
+        W, epochs = run.W, epochs + step
+    return mon, W, epochs

@@ -1,0 +1,44 @@
+"""Claim ``appJ`` (proofs_check/claims/appJ.py).
+
+Its verdict, its negative control, and its machinery.
+"""
+
+
+import pytest
+
+import linteach as lt
+from proofs_check.claims import appJ
+from proofs_check.engine.contract import Case
+from proofs_check.engine.runner import run_one
+from claim_support import passes
+
+
+# -- appJ --------------------------------------------------------------------------------------
+#: an outlier set of the standard run (seed 0) whose runs include NAR-not-PAR witnesses
+WITNESS_CASE = Case("outlier", 2503391574332209927)
+
+
+def test_appj_catches_its_control():
+    result = passes("appJ")
+    assert result.negative_control["evaluated"] > 0
+
+
+@pytest.mark.slow
+def test_appj_passes_on_a_recorded_witness_case():
+    """An existence claim: replaying a case of the standard run that had witnesses must PASS."""
+    result = run_one("appJ", seed=0, budget="standard", replay=WITNESS_CASE)
+    assert result.error is None, result.error
+    assert result.verdict == "PASS"
+    assert result.measurements["outcomes"]["witnesses"] > 0
+    assert result.negative_control_caught is True
+
+
+def test_appj_witness_clauses_flag_planted_violations():
+    witness = {"gamma_bar": 0.3, "beta_end": 0.02, "max_n_diff": 0, "par_w": 1.0, "par_u": 0.0,
+               "a4_slack": -1.0, "a3": 1.0, "a3_bound": 2.0}
+    assert all(s >= 0 for s in appJ.witness_slacks(witness, 4).values())
+    bad = {"not_par": dict(witness, par_u=1.0), "neurons_agree": dict(witness, max_n_diff=1),
+           "train_accuracy_100": dict(witness, gamma_bar=-0.1),
+           "thm6_2_not_applicable": dict(witness, a4_slack=0.5, a3=3.0)}
+    for clause, run in bad.items():
+        assert appJ.witness_slacks(run, 4)[clause] < 0, clause

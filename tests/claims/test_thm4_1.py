@@ -1,0 +1,100 @@
+"""Claim ``thm4.1`` (proofs_check/claims/thm4_1.py).
+
+Its verdict, its negative control, and its machinery.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+import linteach as lt
+from proofs_check.claims import thm4_1
+from proofs_check.engine.context import verdict_of
+from proofs_check.engine.contract import Case
+from proofs_check.engine.runner import run_one
+from proofs_check.kit import sgd_configs, thm4_report
+from proofs_check.kit.sgd_cases import Monitor, theorem_teacher
+from claim_support import fresh_context, passes
+
+
+def test_thm41_passes_and_catches_its_control():
+    assert passes("thm4.1").verdict == "PASS"
+
+
+# -- Theorem 4.1 -------------------------------------------------------------------------------
+def _sgd_case(ctx, family, **item):
+    spec = sgd_configs.CONTROL_FAMILIES.get(family) or sgd_configs.FAMILIES[family]
+    case = ctx.cases(1, family)[0]
+    return case, sgd_configs.run_sgd_case({"case": case, "spec": spec, "epoch_scale": 0.5, **item})
+
+
+def test_corrupted_sgd_fails_the_invariants():
+    ctx = fresh_context(thm4_1)
+    case, res = _sgd_case(ctx, "corrupted-sgd", corrupt=True)
+    thm4_report.record_sgd_result(ctx, case, res)
+    assert verdict_of(ctx) == "FAIL"
+    assert ctx.worst["F_gain_per_step"].slack < 0 or ctx.worst["G2_gain_per_step"].slack < 0
+
+
+def test_nonseparable_data_is_assumption_not_met():
+    ctx = fresh_context(thm4_1)
+    case, res = _sgd_case(ctx, "nonseparable")
+    thm4_report.record_sgd_result(ctx, case, res)
+    assert verdict_of(ctx) == "ASSUMPTION-NOT-MET"
+
+
+@pytest.mark.parametrize("clause, change", [
+    ("max_loss_le_eps_in_first_mistake_free_epoch",
+     lambda r: {"free_max_loss": np.where(r["free_found"], 2 * np.max(r["config"]["eps"]), 0.0)}),
+    ("updates_to_eps_le_M", lambda r: {"M": np.where(r["t_eps"] > 1, 1.0, r["M"])}),
+    ("mistake_epochs_le_T_exact_over_n",
+     lambda r: {"T_exact": np.full_like(r["T_exact"], 0.5)}),
+])
+def test_counting_clauses_flag_planted_violations(clause, change):
+    ctx = fresh_context(thm4_1)
+    case, res = _sgd_case(ctx, "small-n")
+    thm4_report.record_sgd_result(ctx, case, {**res, **change(res)})
+    assert ctx.worst[clause].slack < 0 and verdict_of(ctx) == "FAIL"
+
+
+def test_monitor_matches_a_naive_replay(rng):
+    ds = lt.make_separable(6, 2, margin=0.4, rng=rng)
+    w_star = theorem_teacher(ds.X, ds.y)
+    net = lt.Net(k=2, alpha=0.3, v=0.8)
+    W0 = net.init(2, scale=0.1, rng=rng, batch=2)
+    eps, eta = [0.3, 0.05], 0.5
+    mon = Monitor(net, ds.X, ds.y, w_star, eps, eta=eta, W0=W0)
+    Ws, gs, before = [W0.copy()], [], []
+
+    def both(t, W, info):
+        Ws.append(W.copy())
+        gs.append(info["g"].copy())
+        before.append(info["loss_before"].copy())
+        mon(t, W, info)
+
+    lt.sgd(net, W0, ds, eta=eta, n_epochs=30, rng=rng, callback=both)
+    Ws, gs, before = np.array(Ws), np.array(gs), np.array(before)  # (T+1, R, ...), (T, R)
+    Wstar = np.concatenate([np.tile(w_star, (2, 1)), -np.tile(w_star, (2, 1))])
+    gain_F = np.einsum("trij,ij->tr", np.diff(Ws, axis=0), Wstar)
+    np.testing.assert_allclose(mon.F_slack, ((gain_F - 2 * 2 * eta * 0.8 * 0.3 * gs)
+                                             / (2 * 2 * eta * 0.8 * 0.3 * gs)).min(0),
+                               rtol=1e-6, atol=1e-9)
+    mean_loss = np.array([net.loss(W, ds.X, ds.y) for W in Ws])          # (T+1, R)
+    for e, target_eps in enumerate(eps):
+        for r in range(2):
+            hits = np.flatnonzero(mean_loss[:, r] <= target_eps)
+            assert mon.t_eps[r, e] == (hits[0] if hits.size else -1)
+            mistakes = (before[:, r] >= mon.eps0[e]).reshape(30, 6).sum(1)
+            lead = np.argmax(mistakes == 0) if (mistakes == 0).any() else 30
+            assert mon.lead_epochs[r, e] == lead
+            assert mon.free_found[r, e] == (mistakes == 0).any()
+
+
+def test_a_case_replays_from_family_and_seed():
+    """The runner's replay of one recorded case reproduces its ledger entry exactly."""
+    full = run_one("thm4.1", seed=0, budget="quick", cases=1)
+    key = next(iter(full.ledger))
+    family, seed = key.rsplit("/", 1)
+    replay = run_one("thm4.1", seed=0, budget="quick", replay=Case(family, int(seed)))
+    assert list(replay.ledger) == [key]
+    assert replay.ledger[key] == full.ledger[key]

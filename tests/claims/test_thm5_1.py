@@ -1,0 +1,97 @@
+"""Claim ``thm5.1`` (proofs_check/claims/thm5_1.py).
+
+Its verdict, its negative control, and its machinery.
+"""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import example, given, target
+from hypothesis import strategies as st
+
+import linteach as lt
+from linteach.strategies import (band_edge_points, band_points, clustered_nets,
+                                 clustered_weights, seeds)
+from proofs_check.claims import thm5_1
+from proofs_check.engine.context import verdict_of
+from proofs_check.kit import linear_regime
+from proofs_check.kit.signs import sign_agreement
+from claim_support import fresh_context, passes
+
+
+def test_thm51_passes_and_catches_its_control():
+    assert passes("thm5.1").verdict == "PASS"
+
+
+# -- exact signs --------------------------------------------------------------------------------
+def _oracle(net, W, x, c):
+    """Theorem 5.1's two signs and regime test in Fractions, straight from the definitions."""
+    F = [[Fraction(float(a)) for a in row] for row in W]
+    xf = [Fraction(float(a)) for a in x]
+    a, k = Fraction(net.alpha), net.k
+    pre = [sum(p * q for p, q in zip(row, xf)) for row in F]
+    sig = [z if z > 0 else a * z for z in pre]
+    N = Fraction(net.v) * (sum(sig[:k]) - sum(sig[k:]))
+    w_bar = [sum(col) / k for col in zip(*F[:k])]
+    u_bar = [sum(col) / k for col in zip(*F[k:])]
+    D = sum((p - q) * s for p, q, s in zip(w_bar, u_bar, xf))
+    r2 = max(sum((p - q) ** 2 for p, q in zip(row, bar))
+             for rows, bar in ((F[:k], w_bar), (F[k:], u_bar)) for row in rows)
+    inside = D * D >= Fraction(c) ** 2 * r2 * sum(s * s for s in xf)
+    return (N > 0) - (N < 0), (D > 0) - (D < 0), inside
+
+
+@given(clustered_nets(k=(1, 4), d=(2, 4), r=(0.0, 0.4), gap=(1.0, 2.0), center_norm=(0.0, 1e3)),
+       st.data())
+def test_exact_signs_match_a_fraction_oracle(net_W, data):
+    net, W = net_W
+    X = data.draw(band_edge_points(W, n=(1, 5), c=2.0)) if net.k > 1 else \
+        np.random.default_rng(data.draw(st.integers(0, 99))).standard_normal((4, W.shape[1]))
+    info = sign_agreement(net, W, X, c=2.0)
+    for i, x in enumerate(X):
+        sN, sD, inside = _oracle(net, W, x, 2.0)
+        assert info["agree"][i] == (sN == sD)
+        if info["exact"][i] or sN != sD:
+            assert info["in_regime"][i] == inside
+
+
+def test_relu_tie_is_a_violation():
+    net = lt.Net(k=1, alpha=0.0, v=1.0)
+    W = np.array([[1.0, 0.0], [0.0, 1.0]])
+    info = sign_agreement(net, W, np.array([[-1.0, -2.0]]), c=0.0)  # N = 0, D = 1
+    assert not info["agree"][0] and info["slack"][0] < 0
+
+
+# -- Theorem 5.1: hunting for violations ---------------------------------------------------------
+@given(clustered_nets(k=(1, 6), d=(2, 5), r=(0.0, 0.45), gap=(1.0, 2.0), center_norm=(0.0, 5.0)),
+       st.integers(1, 10), seeds(), st.sampled_from([0.0, 1e-9]))
+@example(net_W=(lt.Net(k=2, alpha=0.5, v=1.0),
+                clustered_weights(2, 2, r=0.25, gap=1.0, rng=np.random.default_rng(0))),
+         n=2, seed=0, offset=0.0)  # shrunk regression: a band-point draw parallel to w̄ − ū
+def test_no_violation_of_theorem_51_on_the_band_edge(net_W, n, seed, offset):
+    net, W = net_W
+    X = band_points(W, n, c=2.0 * (1 + offset), rng=np.random.default_rng(seed))
+    slack, _ = linear_regime.theorem51_slacks(net, W, X)
+    if slack.size:
+        target(-float(slack.min()), label="smallest Theorem 5.1 slack")
+        # sign agreement, and even s·N ≥ α·v·k·|D| up to rounding (the sharp analysis)
+        assert slack.min() >= 0
+        assert slack.min() >= net.alpha * (1 - 1e-6)
+
+
+@given(st.floats(0.01, 0.99), st.floats(0.01, 0.999), st.integers(2, 5), st.integers(0, 99))
+def test_sharp_constant_is_tight_on_the_extremal_net(alpha, frac, d, seed):
+    rng = np.random.default_rng(seed)
+    below = thm5_1.extremal_net(alpha, 1.0, frac * linear_regime.sharp(alpha), d=d, rng=rng)
+    above = thm5_1.extremal_net(alpha, 1.0, linear_regime.sharp(alpha) / frac, d=d, rng=rng)
+    target(frac, label="closeness to the sharp constant")
+    assert not sign_agreement(*below, c=0.0)["agree"][0]
+    assert sign_agreement(*above, c=0.0)["agree"][0]
+
+
+@pytest.mark.parametrize("kwargs, families", [({"alpha": 0.0}, ("random", "k1")),
+                                              ({"c_factor": thm5_1.SHRINK}, ("extremal",))])
+def test_theorem_51_controls_fail(kwargs, families):
+    ctx = fresh_context(thm5_1)
+    thm5_1._run(ctx, families, count=3, **kwargs)
+    assert verdict_of(ctx) == "FAIL"
