@@ -58,13 +58,21 @@ def _ratio(W, x, r):
     return abs(float(g @ x)) / (r * float(np.linalg.norm(x)))
 
 
-def _sample(W, alpha, r, rng, n):
-    """Random points, half of them close to the hyperplane D = 0; the disagreeing ones."""
+def _sample(W, alpha, r, rng, n, top):
+    """Random points at band ratios ``|D|/(r‖x‖)`` uniform in ``(0, top)``; the disagreeing
+    ones, largest ratio first (the violations of a tightly clustered net sit in a thin
+    wedge around D = 0 that uniform directions would almost never hit)."""
     k, d = W.shape[0] // 2, W.shape[1]
     g = W[:k].mean(0) - W[k:].mean(0)
-    X = rng.standard_normal((n, d))
-    near = np.arange(n) % 2 == 1
-    X[near] -= np.outer(X[near] @ g / (g @ g), g) * (1 - rng.random((near.sum(), 1)) ** 3)
+    gn = float(np.linalg.norm(g))
+    Y = rng.standard_normal((n, d))
+    Y -= np.outer(Y @ g / (g @ g), g)
+    norms = np.linalg.norm(Y, axis=1, keepdims=True)
+    keep = norms[:, 0] > 0
+    Y, norms = Y[keep], norms[keep]
+    cos = np.minimum(rng.uniform(0.0, top, len(Y)) * r / gn, 1.0)
+    side = np.where(rng.random(len(Y)) < 0.5, -1.0, 1.0)
+    X = Y / norms * np.sqrt(1 - cos**2)[:, None] + (side * cos)[:, None] * (g / gn)
     D, f = X @ g, _f(W, alpha, X)
     bad = np.sign(f) != np.sign(D)
     ratio = np.abs(D) / (r * np.linalg.norm(X, axis=1))
@@ -154,11 +162,11 @@ def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
     k = Ws.shape[0] // 2
     top = float(np.sqrt(float(exact.G) / float(exact.r2)))
     lo, witness, notes, count = 0.0, None, [], 0
-    for x in _sample(Ws, alpha, r, rng, DIRECTIONS):
+    ck = sharp_constant(k, alpha)
+    for x in _sample(Ws, alpha, r, rng, DIRECTIONS, 1.2 * ck):
         got = _local(Ws, alpha, r, x, exact)
         if got and got[0] > lo:
             lo, witness = got
-    ck = sharp_constant(k, alpha)
     hi, cert = None, None
     target = lo * (1 + rtol) if lo > 0 else ck * (1 + 1e-9)
     for _ in range(rounds):

@@ -296,11 +296,12 @@ class SideSearch:
         return float(np.abs(self.W @ x).sum()) + 1e-300
 
     def _breakpoint(self, bl, bh):
-        """A kink of the relaxation strictly inside ``[bl, bh]`` (w̄·x = 0 at B = −1, the
-        vertex bound's kinks at B = −e, 0, e, the edges of the w and u switching zones)."""
+        """A kink of the relaxation strictly inside ``[bl, bh]``: first the vertex bound's
+        (B = ±e, and 0 for odd k), then w̄·x = 0 (B = −1) and the w switching zone's edges."""
         eu, ew = max(self.cert["eu"]), max(self.cert["ew"])
         width = bh - bl
-        for at in (-1.0, -eu, 0.0, eu, -1 - ew, -1 + ew):
+        kinks = (-eu, 0.0, eu) if self.k % 2 else (-eu, eu)
+        for at in kinks + (-1.0, -1 - ew, -1 + ew):
             if bl + 1e-6 * width < at < bh - 1e-6 * width:
                 return float(at)
         return None
