@@ -67,6 +67,7 @@ class ExactNet:
         self.dev_u = [_dot(dv, dv) for dv in ([a - m for a, m in zip(row, self.u_bar)]
                                               for row in self.u)]
         self.r2 = max(self.dev_w + self.dev_u)
+        self.cache = {}
 
     def sigma(self, z):
         return z if z > 0 else self.alpha * z
@@ -172,57 +173,74 @@ def _vertex_bound(B, e, k, a):
 def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
     """The exact Lagrangian lower bound of one leaf (see the module docstring, step 3).
 
-    Variables ``z = (ξ, B, t)`` with ``x = s·ξ``, ``B = ū·x``, ``t_j ≥ σ(w_j·x)``; on the slice
-    ``u_j·x = B + s(u_j − ū)·ξ`` and ``w_j·x = B + 1 + s(w_j − w̄)·ξ``.
+    Variables ``z = (ξ, B, t, P)`` with ``x = s·ξ``, ``B = ū·x``, ``t_j ≥ σ(w_j·x)`` and
+    ``P = Σ_j σ(u_j·x)``; on the slice ``u_j·x = B + s(u_j − ū)·ξ`` and
+    ``w_j·x = B + 1 + s(w_j − w̄)·ξ``.  Rows of ``A z ≤ b`` (the documented order), each
+    built only where its multiplier is nonzero: per u neuron its interval (2), per w neuron
+    its interval (2), per u and then per w neuron its deviation bound (2 each), per w
+    neuron its epigraph (2), the two bounds on P, then the cuts.
     """
     lu, hu, lw, hw = iv
     k, d, a = net.k, net.d, net.alpha
     sc = F(float(cert["s"]))
     if sc <= 0:
         raise CertificateError("the scale s must be > 0")
-    lam = [F(float(t)) for t in proof["lam"]]
-    if any(t < 0 for t in lam):
-        raise CertificateError("a multiplier of an inequality row is negative")
-    du = [[sc * (p - q) for p, q in zip(row, net.u_bar)] for row in net.u]
-    dw = [[sc * (p - q) for p, q in zip(row, net.w_bar)] for row in net.w]
-    neg = lambda v: [-t for t in v]  # noqa: E731
-    # rows (coef_ξ, coef_B, t column, rhs) of A z ≤ b in the documented order
-    rows = []
-    for j in range(k):
-        rows += [(neg(du[j]), F(-1), None, -lu[j]), (du[j], F(1), None, hu[j])]
-    for j in range(k):
-        rows += [(neg(dw[j]), F(-1), None, 1 - lw[j]), (dw[j], F(1), None, hw[j] - 1)]
-    for dev, es in ((du, cert["eu"]), (dw, cert["ew"])):  # |(n_j − mean)·x| ≤ e_j
-        for j in range(k):
-            rows += [(neg(dev[j]), F(0), None, F(es[j])), (dev[j], F(0), None, F(es[j]))]
-    for j in range(k):
-        rows += [(dw[j], F(1), j, F(-1)), ([a * t for t in dw[j]], a, j, -a)]
-    # P ≥ Σσ(u_j·x) (the true P is that sum): P ≤ Σ_j chord_j, and P ≤ chord of V over [bl, bh]
+    n_rows = 10 * k + 2 + proof["n_cuts"]
+    if len(proof["lam"]) != n_rows:
+        raise CertificateError(f"leaf has {len(proof['lam'])} multipliers for {n_rows} rows")
+    if proof["n_cuts"] > len(cert["cuts"]):
+        raise CertificateError("leaf uses more cuts than the certificate holds")
+    key = ("dev", sc)
+    if key not in net.cache:
+        net.cache[key] = ([[sc * (p - q) for p, q in zip(row, net.u_bar)] for row in net.u],
+                          [[sc * (p - q) for p, q in zip(row, net.w_bar)] for row in net.w])
+    du, dw = net.cache[key]
     chords = [_chord(lu[j], hu[j], a) for j in range(k)]
-    sum_xi = [sum(-sl * du[j][i] for j, (sl, _) in enumerate(chords)) for i in range(d)]
-    prow = [(sum_xi, -sum(sl for sl, _ in chords), None, sum(ic for _, ic in chords), 1)]
     e = max(F(t) for t in cert["eu"])
     vb = lambda B: _vertex_bound(B, e, k, a)  # noqa: E731
     sv = (vb(bh) - vb(bl)) / (bh - bl) if bh > bl else F(0)
-    prow.append(([F(0)] * d, -sv, None, vb(bl) - sv * bl, 1))
-    rows = [row + (0,) for row in rows] + prow
-    rows += [([sc * F(float(t)) for t in cut], F(0), None, F(beta), 0)
-             for cut, beta in cert["cuts"][:proof["n_cuts"]]]
-    if len(lam) != len(rows):
-        raise CertificateError(f"leaf has {len(lam)} multipliers for {len(rows)} rows")
+    zero = [F(0)] * d
+
+    def row(i):
+        """(coef_ξ, coef_B, t column, coef_P, rhs, sign of coef_ξ) of row i."""
+        j, lower = divmod(i % (2 * k), 2) if i < 10 * k else (None, None)
+        sgn = -1 if lower == 0 else 1
+        if i < 2 * k:
+            return du[j], F(1), None, 0, (-lu[j] if sgn < 0 else hu[j]), sgn
+        if i < 4 * k:
+            return dw[j], F(1), None, 0, (1 - lw[j] if sgn < 0 else hw[j] - 1), sgn
+        if i < 8 * k:
+            dev, es = (du, cert["eu"]) if i < 6 * k else (dw, cert["ew"])
+            return dev[j], F(0), None, 0, F(es[j]), sgn
+        if i < 10 * k:  # w_j·x − t_j ≤ 0 and α w_j·x − t_j ≤ 0, with w_j·x = B + 1 + dw_j·ξ
+            f = F(1) if lower == 0 else a
+            return [f * t for t in dw[j]], f, j, 0, -f, 1
+        if i == 10 * k:  # P − Σ_j chord_j(u_j·x) ≤ 0
+            coef = [-sum(sl * du[jj][ii] for jj, (sl, _) in enumerate(chords)) for ii in range(d)]
+            return coef, -sum(sl for sl, _ in chords), None, 1, sum(ic for _, ic in chords), 1
+        if i == 10 * k + 1:  # P − chord of V(B) ≤ 0
+            return zero, -sv, None, 1, vb(bl) - sv * bl, 1
+        cut, beta = cert["cuts"][i - 10 * k - 2]
+        return [sc * F(float(t)) for t in cut], F(0), None, 0, F(beta), 1
+
     empty = proof["kind"] == "empty"
     # objective Σ t_j − P (zero for an "empty" leaf)
     rx, rb, rt = [F(0)] * d, F(0), [F(0) if empty else F(1)] * k
     rp, const = F(0) if empty else F(-1), F(0)
-    for l, (coef, cb, tj, b, cp) in zip(lam, rows):
-        if l == 0:
+    for i, lt in enumerate(proof["lam"]):
+        if lt == 0:
             continue
-        rx = [p + l * q for p, q in zip(rx, coef)]
-        rb += l * cb
-        rp += l * cp
+        lam = F(float(lt))
+        if lam < 0:
+            raise CertificateError("a multiplier of an inequality row is negative")
+        coef, cb, tj, cp, b, sgn = row(i)
+        ls = lam * sgn
+        rx = [p + ls * q for p, q in zip(rx, coef)]
+        rb += ls * cb if i < 4 * k or i >= 8 * k else 0
+        rp += lam * cp
         if tj is not None:
-            rt[tj] -= l
-        const -= l * b
+            rt[tj] -= lam
+        const -= lam * b
     mu = [F(float(t)) for t in proof["mu"]]
     if len(mu) != 2:
         raise CertificateError("a leaf needs two equality multipliers")
@@ -232,8 +250,8 @@ def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
     const += mu[0]
     box = [(F(lo) / sc, F(hi) / sc) for lo, hi in cert["Ix"]] + [(bl, bh)] + \
           [(net.sigma(lw[j]), net.sigma(hw[j])) for j in range(k)]
-    total = const
     box.append((sum(net.sigma(t) for t in lu), sum(net.sigma(t) for t in hu)))
+    total = const
     for r, (lo, hi) in zip(rx + [rb] + rt + [rp], box):
         total += min(r * lo, r * hi)
     return total
