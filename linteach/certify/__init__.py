@@ -32,7 +32,8 @@ from fractions import Fraction
 import numpy as np
 
 from .._check import check_int, check_real
-from .exact import CertificateError, ExactNet, recheck
+from .exact import ExactNet
+from .recheck import CertificateError, recheck
 from .inputs import check_net
 from .search import SideSearch, Undecided
 from .sharp import adversarial_search, extremal_net, sharp_constant

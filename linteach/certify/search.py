@@ -21,6 +21,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ..errors import SolverError
+from .relax import chord, chord_v, sigma
 
 __all__ = ["SideSearch", "Undecided"]
 
@@ -38,37 +39,6 @@ CUT_ROUNDS = 25
 
 class Undecided(RuntimeError):
     """Neither a certificate nor an exact witness within the float resolution or budget."""
-
-
-def _sigma(z, alpha):
-    return np.where(z > 0, z, alpha * z)
-
-
-def _chord(lo, hi, alpha):
-    """``(slope, intercept)`` of σ on ``[lo, hi]``: σ itself if the sign is fixed, else its chord."""
-    if lo >= 0:
-        return 1.0, 0.0
-    if hi <= 0:
-        return alpha, 0.0
-    slope = (hi - alpha * lo) / (hi - lo)
-    return slope, alpha * lo - slope * lo
-
-
-def vertex_bound(B, e, k, alpha):
-    """``V(B) = m σ(B + e) + m σ(B − e) + (k − 2m) σ(B)``, ``m = ⌊k/2⌋``: the largest
-    ``Σ_j σ(B + δ_j)`` over ``|δ_j| ≤ e``, ``Σ δ_j = 0`` (a convex function peaks at a vertex;
-    every vertex has ``m`` entries at +e, ``m`` at −e, and a 0 when k is odd)."""
-    m = k // 2
-    s = lambda z: z if z > 0 else alpha * z  # noqa: E731
-    return m * s(B + e) + m * s(B - e) + (k - 2 * m) * s(B)
-
-
-def _chord_v(bl, bh, e, k, alpha):
-    """Chord of the convex ``V`` over ``[bl, bh]``: an upper bound of ``V`` there."""
-    if bh <= bl:
-        return 0.0, vertex_bound(bl, e, k, alpha)
-    slope = (vertex_bound(bh, e, k, alpha) - vertex_bound(bl, e, k, alpha)) / (bh - bl)
-    return slope, vertex_bound(bl, e, k, alpha) - slope * bl
 
 
 class SideSearch:
@@ -162,10 +132,10 @@ class SideSearch:
         for j in range(k):
             add(sc * self.dw[j], 1.0, j, -1.0), add(a * sc * self.dw[j], a, j, -a)
         # P ≥ Σσ(u_j·x): P ≤ Σ chords, and P ≤ the chord of V(B) (the vertex bound)
-        slopes, icpts = zip(*(_chord(lu[j], hu[j], a) for j in range(k)))
+        slopes, icpts = zip(*(chord(lu[j], hu[j], a) for j in range(k)))
         slopes = np.array(slopes)
         add(-sc * (slopes @ self.du), -slopes.sum(), None, float(np.sum(icpts)), 1.0)
-        sv, iv_ = _chord_v(bl, bh, max(self.cert["eu"]), k, a)
+        sv, iv_ = chord_v(bl, bh, max(self.cert["eu"]), k, a)
         add(np.zeros(d), -sv, None, iv_, 1.0)
         for cut, beta in self.cert["cuts"]:
             add(sc * np.asarray(cut), 0.0, None, beta)
@@ -174,8 +144,8 @@ class SideSearch:
         if not empty:
             obj[d + 1:-1], obj[-1] = 1.0, -1.0
         box = [(lo / sc, hi / sc) for lo, hi in self.cert["Ix"]] + [(bl, bh)] + \
-              [(float(_sigma(lw[j], a)), float(_sigma(hw[j], a))) for j in range(k)] + \
-              [(float(_sigma(lu, a).sum()), float(_sigma(hu, a).sum()))]
+              [(float(sigma(lw[j], a)), float(sigma(hw[j], a))) for j in range(k)] + \
+              [(float(sigma(lu, a).sum()), float(sigma(hu, a).sum()))]
         Aeq = np.zeros((2, n))
         Aeq[0, :d] = sc * self.g
         Aeq[1, :d], Aeq[1, d] = -sc * self.u_bar, 1.0
@@ -290,7 +260,7 @@ class SideSearch:
         return None
 
     def f(self, x):
-        return float(_sigma(self.w @ x, self.alpha).sum() - _sigma(self.u @ x, self.alpha).sum())
+        return float(sigma(self.w @ x, self.alpha).sum() - sigma(self.u @ x, self.alpha).sum())
 
     def fscale(self, x):
         return float(np.abs(self.W @ x).sum()) + 1e-300
@@ -318,7 +288,7 @@ class SideSearch:
             for j in unfixed:
                 slope = (hu[j] - self.alpha * lu[j]) / (hu[j] - lu[j])
                 chord = self.alpha * lu[j] + slope * (z[j] - lu[j])
-                gap.append(chord - float(_sigma(z[j], self.alpha)) + 1e-3 * (hu[j] - lu[j]))
+                gap.append(chord - float(sigma(z[j], self.alpha)) + 1e-3 * (hu[j] - lu[j]))
             j = unfixed[int(np.argmax(gap))]
             node.update(split=("sign", j), children=[{}, {}])
             return [(node["children"][0], bl, bh, {**signs, j: -1}),

@@ -28,7 +28,7 @@ from ..engine.context import Context, verdict_of
 from ..kit.linear_regime import (EDGE_OFFSET, NET_SPEC, draw_net, sharp,
                                  theorem51_slacks)
 from ..kit.audit import audit_cases
-from ..kit.certified import certify_band, sharp_ratio
+from ..kit.certified import certify_band, measure_cstar, measure_evidence, sharp_ratio
 from ..kit.sharp_report import sharp_constant_report
 from ..kit.signs import sign_agreement
 
@@ -268,53 +268,13 @@ def _measure(ctx, results) -> None:
                  f"{low:.10f} (1 up to the float rounding of N and D; the signs themselves are "
                  "exact). The bound follows from the sharp analysis and is attained where "
                  "every neuron is off")
-    _measure_evidence(ctx, results)
-    _measure_cstar(ctx, results)
+    measure_evidence(ctx, results)
+    measure_cstar(ctx, results, rtol=CSTAR_RTOL, strict=STRICT)
     sharp_cases = ctx.cases(1, "sharp-constant")
     if sharp_cases:  # not when replaying another family
         report = sharp_constant_report(ctx.budget, rng=sharp_cases[0].rng)
         ctx.measure("sharp_constant", report["measure"])
         ctx.note(report["note"])
-
-
-def _measure_evidence(ctx, results) -> None:
-    counts = {}
-    for r in results:
-        for clause, cert in r["certified"].items():
-            c = counts.setdefault(clause, {"proved": 0, "witness": 0, "sampled_only": 0,
-                                           "reasons": []})
-            key = {"proved": "proved", "witness": "witness"}.get(cert["status"], "sampled_only")
-            c[key] += 1
-            if key == "sampled_only":
-                c["reasons"].append(f"{r['family']}/{r['seed']}: {cert['reason']}")
-    ctx.measure("certified_cases", counts)
-    for clause, c in counts.items():
-        ctx.note(f"{clause}: {c['proved']} cases certified exactly (certificates re-checked in "
-                 f"rationals), {c['witness']} with an exact disagreement, {c['sampled_only']} "
-                 "sampled only" + (f" ({c['reasons'][0]}" + (", …)" if len(c['reasons']) > 1
-                                                              else ")") if c['reasons'] else ""))
-
-
-def _measure_cstar(ctx, results) -> None:
-    rows = [(r["cstar"], r) for r in results if "cstar" in r]
-    if not rows:
-        return
-    lo = np.array([c["lo"] for c, _ in rows])
-    j = int(np.argmax(lo))
-    his = [c["hi"] for c, _ in rows if c["hi"] is not None]
-    ctx.measure("cstar_over_ck", {
-        "cases": len(rows), "min": float(lo.min()), "median": float(np.median(lo)),
-        "max": float(lo[j]), "seed_of_max": f"{rows[j][1]['family']}/{rows[j][1]['seed']}",
-        "certified_upper_ends": len(his), "max_certified_hi": max(his) if his else None,
-        "rtol": CSTAR_RTOL, "values": lo.tolist()})
-    ctx.note(f"each net's own sharp constant c*(W) (largest band with an exact disagreement), "
-             f"over c_k(α) of its width, on {len(rows)} random/loose nets: min {lo.min():.3f}, "
-             f"median {np.median(lo):.3f}, max {lo[j]:.3f} ({rows[j][1]['family']}/"
-             f"{rows[j][1]['seed']}); {len(his)} brackets closed by a certificate within "
-             f"{CSTAR_RTOL:g} relative, the largest certified upper end "
-             + (f"{max(his):.4f}" if his else "none")
-             + (" (above 1: the sharp constant FAILS on a net)" if his and max(his) > 1 + 2 * STRICT
-                else ""))
 
 
 # -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
