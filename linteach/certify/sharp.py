@@ -55,7 +55,8 @@ def adversarial_search(k, alpha, *, d: int = 2, restarts: int = 2, evals: int = 
     The objective is the exact :func:`linteach.certify.c_star` (bisection to ``rtol``; the
     upper end of its bracket is certified, so the reported best never overstates a net's
     constant by more than ``rtol``).  Starts from random nets (no knowledge of the extremal
-    construction).  Returns ``{"best": max ratio, "W": that net, "evaluations": n,
+    construction): random clustered nets, where c*(W) > 0 so the objective is not flat.
+    Returns ``{"best": max ratio, "W": that net, "evaluations": n,
     "per_restart": [...], "exceeded": bool}``; ``exceeded`` is True if any net's certified
     ``hi`` is above ``c_k(α)`` (a counterexample to the sharp constant).
     """
@@ -83,9 +84,12 @@ def adversarial_search(k, alpha, *, d: int = 2, restarts: int = 2, evals: int = 
             seen["best"], seen["W"] = ratio, W.copy()
         return -ratio
 
+    from ..strategies import clustered_weights
+
     per = []
-    for _ in range(restarts):
-        theta0 = rng.standard_normal(2 * k * d)
+    for _ in range(restarts):  # random clustered nets (r/‖w̄ − ū‖ ~ 0.4): c*(W) > 0 there
+        theta0 = clustered_weights(k, d, r=0.4, rng=rng,
+                                   center_norm=float(rng.uniform(0, 1))).ravel()
         res = minimize(value, theta0, method="Nelder-Mead",
                        options={"maxfev": evals, "xatol": 1e-6, "fatol": 1e-7})
         per.append(float(-res.fun))

@@ -46,6 +46,9 @@ CSTAR_CASES = {"quick": 1, "standard": 1, "thorough": 20}
 #: widest net certified per budget (wider ones keep their sampled evidence: the exact
 #: re-check of a k = 200 certificate takes seconds)
 CERTIFY_MAX_K = {"quick": 12, "standard": 12, "thorough": 200}
+#: cases certified per family and budget (the rest keep sampled evidence): each exact
+#: decision and its rational re-check cost about half a second on a random net
+CERTIFY_CASES = {"quick": {}, "standard": {"random": 20}, "thorough": {}}
 
 CLAUSE = "sign_agreement_in_linear_regime"
 SHARP_CLAUSE = "sign_agreement_above_sharp_constant"
@@ -119,7 +122,8 @@ def extremal_net(alpha: float, r: float, c: float, *, d: int, rng, v: float = 1.
     return lt.Net(k=2, alpha=alpha, v=v), (W * signs)[:, perm], (x * signs)[perm][None, :]
 
 
-def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False, max_k=CERTIFY_MAX_K["standard"]):
+def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False,
+              max_k=CERTIFY_MAX_K["standard"]):
     spec = FAMILIES[family]
     rng = case.rng
     if family == "extremal":
@@ -150,11 +154,14 @@ def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False, max_k=CERTI
         j = int(np.argmin(slack))
         out.update(min_slack=float(slack[j]), slack=slack,
                    worst={key: float(info[key][reg][j]) for key in ("N", "D", "ratio")})
-    nets = [W for _, W, _ in built] if family == "extremal" else [W]
+    # the shrunk control's nets are built at c_g ∈ [c, c_2): decide the clearest first
+    nets = [W for _, W, _ in built][::-1 if c_factor else 1] if family == "extremal" else [W]
+    why = (f"k = {net.k} > {max_k}: certified only at a larger budget" if max_k > 0 else
+           "beyond this budget's certified cases of its family (every case is certified at "
+           "the thorough budget)")
     out["certified"] = _certify(nets, net.alpha, c, net.k) if net.k <= max_k else {
         clause: {"status": "undecided", "band": None, "slack": None, "ratio": None,
-                 "reason": f"k = {net.k} > {max_k}: certified only at a larger budget"}
-        for clause in (CLAUSE, SHARP_CLAUSE)}
+                 "reason": why} for clause in (CLAUSE, SHARP_CLAUSE)}
     if cstar and family in ("random", "loose") and net.alpha > 0:
         out["cstar"] = sharp_ratio(W, net.alpha, width_sharp(net.k, net.alpha), rtol=CSTAR_RTOL)
     return out
@@ -180,6 +187,8 @@ def _certify(nets, alpha, c, k) -> dict:
         else:
             got = dict(got, band=sharp_band, covers=c)
         per[CLAUSE].append(got)
+        if got["status"] == "witness":  # an exact disagreement: the case fails, stop here
+            break
     out = {}
     for clause, got in per.items():
         if not got:
@@ -195,9 +204,9 @@ def _certify(nets, alpha, c, k) -> dict:
 def evaluate_cases(item) -> list:
     """``ctx.map`` worker: ``item = (cases, family, alpha override, constant factor, c*
     flags)``; a case whose flag is set also brackets its net's own sharp constant."""
-    cases, family, alpha, c_factor, flags, max_k = item
+    cases, family, alpha, c_factor, flags = item
     return [_evaluate(case, family, alpha, c_factor, flag, max_k)
-            for case, flag in zip(cases, flags)]
+            for case, (flag, max_k) in zip(cases, flags)]
 
 
 def _run(ctx, families, *, alpha=None, c_factor=None, count=None):
@@ -205,9 +214,11 @@ def _run(ctx, families, *, alpha=None, c_factor=None, count=None):
     for family in families:
         cases = ctx.cases(ctx.n(count or FAMILIES[family]["count"]), family)
         n_cstar = CSTAR_CASES[ctx.budget] if alpha is None and c_factor is None else 0
-        flags = [i < n_cstar for i in range(len(cases))]
+        limit = CERTIFY_CASES[ctx.budget].get(family, len(cases))
+        flags = [(i < n_cstar, CERTIFY_MAX_K[ctx.budget] if i < limit else 0)
+                 for i in range(len(cases))]
         chunks = [(cases[i:i + CHUNK], flags[i:i + CHUNK]) for i in range(0, len(cases), CHUNK)]
-        items = [(ch, family, alpha, c_factor, fl, CERTIFY_MAX_K[ctx.budget]) for ch, fl in chunks]
+        items = [(ch, family, alpha, c_factor, fl) for ch, fl in chunks]
         for (chunk, _), outs in zip(chunks, ctx.map(evaluate_cases, items)):
             for case, out in zip(chunk, outs):
                 _record(ctx, case, out)

@@ -124,7 +124,7 @@ def test_thm51_is_proved_on_every_case_at_the_quick_budget():
     counts = result.measurements["certified_cases"]
     for clause, c in counts.items():
         assert c["witness"] == 0, clause
-        # the only cases left sampled: float-limited tight nets, many (k > 12: thorough)
+        # left sampled: float-limited tight nets, many (k > 12: thorough)
         assert all(r.startswith(("tight/", "many/")) for r in c["reasons"]), c["reasons"]
 
 
