@@ -35,6 +35,8 @@ PAD = 4e-14
 ACCEPT = 1e-13
 #: re-solves of one node with new cuts before it is branched anyway
 CUT_ROUNDS = 25
+#: largest ρ·max|W| the float LP is trusted with (beyond it: Undecided, never a guess)
+MAX_RANGE = 1e9
 
 
 class Undecided(RuntimeError):
@@ -57,6 +59,10 @@ class SideSearch:
         r = float(np.sqrt(float(exact_net.r2)))  # the exact r², rounded
         self.rho = 1.0 / (self.c * r)
         self.rho_perp = np.sqrt(max(self.rho**2 - 1.0 / self.G, 0.0))
+        if not self.rho * float(np.abs(W).max()) <= MAX_RANGE:
+            raise Undecided(f"the slice's radius ρ = 1/(c·r) = {self.rho:.3g} times the weights "
+                            f"exceeds {MAX_RANGE:g}: pre-activations over the slice span more "
+                            "than a float64 LP resolves (r is tiny next to the weights)")
         self.x0 = self.g / self.G
         self.s = float(self.rho)  # x = s·ξ: ξ in the unit ball (any dyadic s is exact)
         self.du, self.dw = self.u - self.u_bar, self.w - self.w_bar
