@@ -180,6 +180,9 @@ def recheck(targets, out: Path) -> None:
             shutil.rmtree(work)
             print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
                   flush=True)
+        res["rechecked_with"] = {"proofs_check": "every claim" if only is None else
+                                 "no claim (tests only)" if only == ["NONE"] else " ".join(only),
+                                 "tests": tests}
         path.write_text(json.dumps(res, indent=1))
 
 
@@ -239,7 +242,11 @@ def report(out: Path, path: Path) -> None:
         judge = res.get("judge", {})
         judged.append(f"- {res['target']}: `proofs_check --budget quick` on "
                       f"{judge.get('proofs_check', '(not recorded)')}, then "
-                      f"{', '.join(judge.get('tests', [])) or '(not recorded)'}")
+                      f"{', '.join(judge.get('tests', [])) or '(not recorded)'}"
+                      + ("" if "rechecked_with" not in res else
+                         "; survivors rejudged on the final tree by "
+                         f"{res['rechecked_with']['proofs_check']} and "
+                         f"{', '.join(res['rechecked_with']['tests'])}"))
         since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
                      f"| {count['killed by tests']} | {other} | {since} "
@@ -282,11 +289,13 @@ def main(argv=None) -> None:
     p.add_argument("--only", nargs="*", default=None,
                    help="judge with these claims only instead of the target's (a cheaper, "
                         "weaker campaign; the report says so)")
+    p.add_argument("--tests", nargs="*", default=None,
+                   help="judge with these test files instead of the target's (run: cheaper; "
+                        "recheck the survivors without it to judge them by the full list)")
     args = p.parse_args(argv)
-    if args.only:
-        for name in args.targets:
-            file, functions, _, tests = TARGETS[name]
-            TARGETS[name] = (file, functions, args.only, tests)
+    for name in args.targets:
+        file, functions, only, tests = TARGETS[name]
+        TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
         run(args.targets, args.out, args.timeout)
     elif args.command == "recheck":
