@@ -58,6 +58,13 @@ EQUIVALENT: dict = {
         "equivalent: `[..., 0]` → `[..., -1]` indexes an axis of length 1 (the matrix-vector "
         "product's column), so both pick the same element",
 }
+_M_GUARD = ("equivalent: the message's `np.log(M) if M > 0 else np.inf` runs only when M is "
+            "not finite; the inputs are checked finite and positive, so M is +inf there "
+            "(never NaN or negative) and every variant of the condition yields inf")
+EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
+    "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
+    "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
+    "core/NumberReplacer")})
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
     ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 154):
