@@ -132,12 +132,14 @@ def _sgd_findings(net, W0, X, y, spec) -> list:
                  callback=lambda t, W, info: seen.append(np.atleast_1d(info["index"]).copy()))
     order = np.stack(seen)  # (epochs·n, R)
     out = []
-    for r in sorted({0, R - 1}):  # the smallest and the largest init: the replay is slow
+    for r in range(R):  # every run's orders; the (slow) replay for the extreme inits only
         epochs = order[:, r].reshape(spec["epochs"], n)
         drawn = np.stack([expected[r].permutation(n) for _ in range(spec["epochs"])])
         out += [_finding("SGD epoch visits each point once", np.sort(epochs, axis=1),
                          np.tile(np.arange(n), (spec["epochs"], 1))),
                 _finding("SGD order = documented draw (rng.spawn child per run)", epochs, drawn)]
+        if r not in (0, R - 1):
+            continue
         W_ref = ref.sgd_replay(W0[r], X, y, order[:, r], spec["eta"], net.alpha, net.v)
         W_eng = run.W[r] if R > 1 else run.W
         out.append(_finding("SGD trajectory replayed (batch 1, Eq. 3)", W_eng, W_ref,
