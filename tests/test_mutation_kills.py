@@ -170,3 +170,10 @@ def test_sgd_update_bound_rejects_n_below_1_and_eps_not_positive(n, eps):
 def test_sgd_update_bound_accepts_the_boundary_values():
     bd = lt.bounds.sgd_update_bound(1, 1e-3, **{**BOUND_ARGS, "R_0": 0.0, "k": 1})
     assert bd.c == 0.0 and bd.T_exact > 0
+
+
+def test_a_positive_slack_is_no_violation():
+    ctx = _ctx()
+    ctx.record("a", [1.0, 0.5], CASE)
+    ctx.record("a", 0.0, CASE)
+    assert ctx.worst["a"].violations == 0 and ctx.worst["a"].evaluated == 2

@@ -65,8 +65,21 @@ EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
     "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
     "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
     "core/NumberReplacer")})
+EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] = (
+    "equivalent: `arr.size == 0` → `arr.size <= 0`; an array size is never negative")
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 116):
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 116):
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 100):
+        "`eta` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("verdict", "record", "core/ReplaceComparisonOperator_Lt_NotEq", 165):
+        "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
+    ("verdict", "audit", "core/ReplaceComparisonOperator_Lt_NotEq", 198):
+        "an agreeing audit is no disagreement (tests/test_audit.py::"
+        "test_audit_agreement_within_allowance_records_nonnegative_slack)",
     ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 154):
         "`c` must stay keyword-only (tests/test_mutation_kills.py::"
         "test_linear_regime_constant_is_keyword_only)",

@@ -110,7 +110,9 @@ def _fd_findings(net, W, X, y, G, n_dir: int = 3) -> list:
     if not kink > 0:
         return []
     rng = np.random.default_rng(len(X) * 7919 + W.size)  # fixed by the case's sizes
-    h = 0.1 * kink  # no pre-activation changes sign on [W − hE, W + hE] (‖E‖ = 1)
+    # no pre-activation changes sign on [W − hE, W + hE] (‖E‖ = 1), and the margins move by
+    # ≪ 1 (large W: the loss's curvature does not shrink with ‖W‖): truncation ~h²
+    h = min(0.1 * kink, 1e-4 / (net.v * np.linalg.norm(X, axis=1).max()))
     out = []
     for _ in range(n_dir):
         E = rng.standard_normal(W.shape)
