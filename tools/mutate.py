@@ -58,8 +58,28 @@ EQUIVALENT: dict = {
         "equivalent: `[..., 0]` → `[..., -1]` indexes an axis of length 1 (the matrix-vector "
         "product's column), so both pick the same element",
 }
+_M_GUARD = ("equivalent: the message's `np.log(M) if M > 0 else np.inf` runs only when M is "
+            "not finite; the inputs are checked finite and positive, so M is +inf there "
+            "(never NaN or negative) and every variant of the condition yields inf")
+EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
+    "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
+    "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
+    "core/NumberReplacer")})
+EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] = (
+    "equivalent: `arr.size == 0` → `arr.size <= 0`; an array size is never negative")
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 116):
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 116):
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 100):
+        "`eta` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("verdict", "record", "core/ReplaceComparisonOperator_Lt_NotEq", 165):
+        "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
+    ("verdict", "audit", "core/ReplaceComparisonOperator_Lt_NotEq", 198):
+        "an agreeing audit is no disagreement (tests/test_audit.py::"
+        "test_audit_agreement_within_allowance_records_nonnegative_slack)",
     ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 154):
         "`c` must stay keyword-only (tests/test_mutation_kills.py::"
         "test_linear_regime_constant_is_keyword_only)",
@@ -180,6 +200,9 @@ def recheck(targets, out: Path) -> None:
             shutil.rmtree(work)
             print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
                   flush=True)
+        res["rechecked_with"] = {"proofs_check": "every claim" if only is None else
+                                 "no claim (tests only)" if only == ["NONE"] else " ".join(only),
+                                 "tests": tests}
         path.write_text(json.dumps(res, indent=1))
 
 
@@ -239,7 +262,11 @@ def report(out: Path, path: Path) -> None:
         judge = res.get("judge", {})
         judged.append(f"- {res['target']}: `proofs_check --budget quick` on "
                       f"{judge.get('proofs_check', '(not recorded)')}, then "
-                      f"{', '.join(judge.get('tests', [])) or '(not recorded)'}")
+                      f"{', '.join(judge.get('tests', [])) or '(not recorded)'}"
+                      + ("" if "rechecked_with" not in res else
+                         "; survivors rejudged on the final tree by "
+                         f"{res['rechecked_with']['proofs_check']} and "
+                         f"{', '.join(res['rechecked_with']['tests'])}"))
         since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
                      f"| {count['killed by tests']} | {other} | {since} "
@@ -282,11 +309,13 @@ def main(argv=None) -> None:
     p.add_argument("--only", nargs="*", default=None,
                    help="judge with these claims only instead of the target's (a cheaper, "
                         "weaker campaign; the report says so)")
+    p.add_argument("--tests", nargs="*", default=None,
+                   help="judge with these test files instead of the target's (run: cheaper; "
+                        "recheck the survivors without it to judge them by the full list)")
     args = p.parse_args(argv)
-    if args.only:
-        for name in args.targets:
-            file, functions, _, tests = TARGETS[name]
-            TARGETS[name] = (file, functions, args.only, tests)
+    for name in args.targets:
+        file, functions, only, tests = TARGETS[name]
+        TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
         run(args.targets, args.out, args.timeout)
     elif args.command == "recheck":
