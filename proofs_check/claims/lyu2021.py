@@ -95,6 +95,8 @@ def _record_main(ctx: Context, families: dict) -> list:
     out = []
     for family, spec in families.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
+        if not cases:  # a replay of another family
+            continue
         for case, r in zip(cases, ctx.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES, False)])[0]):
             ctx.ledger(case, data=r["data"])
             gs = r["gamma_star"]
