@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from ._check import check_array, check_real
+from ._check import check_array, check_real, float_guard
 from .errors import SolverError
 from .kkt import check_Xy
 
@@ -158,6 +158,9 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
     witness = None
     if not holds:  # ≥ 1 on the other class of the points as given, signs unchanged
         cls = -y[j]
-        witness = zs[j] / ((cls * X_in[y == cls]) @ (cls * zs[j])).min()
+        # min_i z·x_i over the points as given, via unit rows (no overflow at any scale)
+        P_in = X[y == cls] * norms[y == cls]
+        with float_guard("the Assumption 4 witness for `X` leaves float64"):
+            witness = zs[j] / ((cls * P_in) @ (cls * zs[j])).min()
     return Assumption4Result(holds, witness, None if holds else j, slack,
                              empty[1.0], empty[-1.0], margin)

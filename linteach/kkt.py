@@ -148,6 +148,11 @@ def polish(theta, G, h):
     the unique optimum whichever guess produced it.
     """
     theta, G, h = _check_qp(theta, G, h)
+    with float_guard("polishing `theta` against `G`, `h` overflows float64"):
+        return _polish(theta, G, h)
+
+
+def _polish(theta, G, h):
     rel = (G @ theta - h) / np.maximum(1.0, _row_norms(G) * np.linalg.norm(theta))
     for guess in ACTIVE_GUESSES:
         active = np.flatnonzero(rel <= guess)

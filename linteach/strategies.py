@@ -52,7 +52,8 @@ def clustered_weights(k: int, d: int, *, r: float, rng: np.random.Generator, gap
 
     ``w̄, ū = m ± (gap/2)·ê`` with ``‖m‖ = center_norm``; each type's deviations are drawn,
     centred (they sum to 0, so the means stay put) and scaled so the largest is ``r``.
-    A large ``center_norm/gap`` puts the net where float64 rounding matters.  ``k = 1``
+    A large ``center_norm/gap`` puts the net where float64 rounding matters: ``r`` and the
+    gap are realised up to the rounding of the means, ~1e-16·(center_norm + gap).  ``k = 1``
     forces ``r = 0``.
     """
     k, d = check_int("k", k, ge=1), check_int("d", d, ge=1)
