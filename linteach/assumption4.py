@@ -1,6 +1,6 @@
 """Condition 4 of Theorem 6.2 ("data approximately symmetric about the origin"), by LPs.
 
-EQUATIONS §7 (derived): for every z, if z is positive on all positive points then it is
+docs/math.md §7 (derived): for every z, if z is positive on all positive points then it is
 negative on all negative points, and vice versa.  Each implication is decided by one HiGHS
 LP per point, whose dual certificate is re-checked in NumPy.  No cvxpy.
 """
@@ -121,7 +121,7 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
 
     Notes
     -----
-    EQUATIONS §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
+    docs/math.md §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
     empty, and for each positive j, ``{z : z·x_i ≤ −1 ∀ y_i = −1, z·x_j ≤ 0}``.  Each is
     decided by one HiGHS LP whose optimum is the slack; the LP's dual certificate
     ``−x_j ∈ cone{x_i}`` is re-checked in NumPy.

@@ -1,4 +1,4 @@
-"""Logistic loss in log space (EQUATIONS §2).
+"""Logistic loss in log space (docs/math.md §2).
 
 Conventions, stated once:
 

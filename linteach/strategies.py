@@ -122,7 +122,7 @@ def _direction(X, side):
 
 def nar_weights(X, side_w, side_u, *, k: int, rng: np.random.Generator,
                 spread: float = 0.5, scale=(0.1, 10.0)) -> np.ndarray:
-    """Weights ``W (2k, d)`` inside the NAR with the chosen sides (EQUATIONS §6).
+    """Weights ``W (2k, d)`` inside the NAR with the chosen sides (docs/math.md §6).
 
     ``side_w[i] = +1`` asks every w neuron to have ``ŵ·x_i > 0`` (``c^w_i = 1``), ``-1`` to
     have ``ŵ·x_i < 0`` (``c^w_i = α``); likewise ``side_u``.  Each neuron is a unit direction
@@ -153,7 +153,7 @@ def nar_weights(X, side_w, side_u, *, k: int, rng: np.random.Generator,
 
 def par_weights(data: Dataset, *, k: int, rng: np.random.Generator, spread: float = 0.5,
                 scale=(0.1, 10.0)) -> np.ndarray:
-    """Weights in PAR (EQUATIONS §7): every w neuron classifies like ``y``, every u like ``−y``."""
+    """Weights in PAR (docs/math.md §7): every w neuron classifies like ``y``, every u like ``−y``."""
     if not isinstance(data, Dataset):
         raise TypeError(f"`data` must be a linteach.Dataset, got {type(data).__name__}")
     return nar_weights(data.X, data.y, -data.y, k=k, rng=rng, spread=spread, scale=scale)

@@ -475,7 +475,7 @@ SPECS = [
      [law("W", 0), law("X", 0, per_row=True)]),
     ("metrics.max_n_diff", lt.max_n_diff, _WX, None,
      [law("W", 0), law("W", 0, per_row=True), law("X", 0, per_row=True)]),
-    # loss: every helper against mpmath over margins of 1e±300
+    # loss: every function against mpmath over margins of 1e±300
     ("loss.ell", loss.ell, _q, ref_elementwise(mp_ell), []),
     ("loss.g", loss.g, _q, ref_elementwise(lambda q: 1 / (1 + mp.exp(q))), []),
     ("loss.log_g", loss.log_g, _q, ref_elementwise(lambda q: -mp.log1p(mp.exp(q))), []),
