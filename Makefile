@@ -61,6 +61,7 @@ THOROUGH_TESTS := tests/test_fuzz.py tests/test_network.py tests/test_loss.py \
                   tests/test_data.py tests/test_metrics.py tests/test_strategies.py
 verify: $(STAMP)
 	@mkdir -p build
+	@rm -f build/claims.json build/claims.md
 	@echo "[verify 1/4] every claim, standard budget, seed $(SEED) -> build/claims.json, build/claims.md"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
@@ -75,6 +76,7 @@ verify: $(STAMP)
 update-claims: $(STAMP)
 	@mkdir -p build
 	@echo "[update-claims 1/2] every claim, standard budget, seed $(SEED) -> build/"
+	@rm -f build/claims.json build/claims.md  # never copy a report left by an earlier run
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md || true
 	@test -s build/claims.json
