@@ -51,7 +51,7 @@ test: $(STAMP)
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow"
 
 test-slow: $(STAMP)
-	@echo "[test-slow] the tests marked slow (fresh venvs, sdist, README commands)"
+	@echo "[test-slow] every test marked slow, the fresh-venv packaging checks included"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow
 
 ## every claim check at the standard budget into build/ (untracked), compared with the
@@ -69,8 +69,8 @@ verify: $(STAMP)
 	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
 	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough"
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS)
-	@echo "[verify 4/4] the slow tests"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow
+	@echo "[verify 4/4] the slow tests (the fresh-venv packaging checks are make check-dist)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "slow and not fresh_venv"
 
 ## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md
 update-claims: $(STAMP)
@@ -114,11 +114,12 @@ dist: $(STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 
-## the packaging checks: both archives build, the sdist's own test suite passes, and a
-## fresh venv with `pip install .` runs the README tour (tests/test_packaging.py)
+## the packaging checks: both archives build, the sdist's own test suite passes, a fresh
+## venv with the wheel runs the README tour, and a fresh clone's `make venv` + every README
+## command works (tests/test_packaging.py, tests/test_readme.py; about 10 min)
 check-dist: $(STAMP)
-	@echo "[check-dist] fresh venvs, sdist and wheel (about 3 min)"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow tests/test_packaging.py
+	@echo "[check-dist] sdist and wheel, fresh venvs, a fresh clone (about 10 min)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m fresh_venv
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.fresh_venv]
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -2,8 +2,9 @@
 
 The README's commands are read from the page itself (its ``sh`` blocks and the first column
 of the "More commands" table); each must have a quick variant here, and each quick variant
-runs.  The cheap ones run in ``make test``; the heavier ones, and the whole list in a fresh
-clone with a fresh ``.venv`` made by ``make venv``, are ``slow`` (``make verify``).
+runs.  The cheap ones run in ``make test``, the heavier ones are ``slow`` (``make verify``),
+and the whole list in a fresh clone with a fresh ``.venv`` made by ``make venv`` is
+``fresh_venv`` (``make check-dist``).
 
 Commands are run from the repository root exactly as printed; ``.venv/bin/`` stands for the
 folder of the interpreter running the tests (the same folder under ``make test``).
@@ -148,6 +149,7 @@ def test_slow_variants(command, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.fresh_venv
 def test_a_fresh_clone_runs_every_readme_command(tmp_path):
     """``git clone``, ``make venv`` (a fresh .venv from the registry), then every variant."""
     if not (ROOT / ".git").exists() or shutil.which("git") is None or shutil.which("make") is None:
