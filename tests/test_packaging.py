@@ -3,8 +3,8 @@
 * ``python -m build`` makes an sdist and a wheel; the wheel carries the library, the
   benchmark and proofs_check, the sdist also the tests, examples, docs and the legal files.
 * ``pip install <wheel>`` into a fresh venv (no extras) imports linteach without any test or
-  plotting package, runs the README tour and prints what the README says, and both console
-  scripts answer.
+  plotting package, runs the README tour and prints what the README says, both console
+  scripts answer, and a claim check runs.
 * The sdist's own test suite (``-m "not slow"``) passes in a fresh venv with its extras.
 """
 import re
@@ -83,6 +83,9 @@ def test_pip_install_into_a_fresh_venv_runs_the_readme_tour(dist, tmp_path):
     version = _run([bindir / "linteach", "--version"], cwd=away).stdout
     assert version.startswith("linteach ")
     _run([bindir / "proofs_check", "--help"], cwd=away)
+    # the install set suffices for a claim check (no test or plotting package needed)
+    _run([bindir / "proofs_check", "--only", "thm5.1", "--budget", "quick", "--json",
+          away / "c.json", "--state", away / "state"], cwd=away)
     no_plot = subprocess.run([bindir / "linteach", "figure", "5", "--out", away / "f"],
                              cwd=away, capture_output=True, text=True, timeout=600)
     assert no_plot.returncode == 1 and "linteach[figures]" in no_plot.stderr
