@@ -8,6 +8,7 @@ import numpy as np
 import linteach as lt
 from linteach import convex
 from proofs_check.claims import thm6_1
+from proofs_check.engine.contract import ENGINE_CLAUSE
 from proofs_check.kit import nar
 from claim_support import passes
 
@@ -17,7 +18,7 @@ def test_thm61_passes_and_catches_its_control(monkeypatch):
     monkeypatch.setattr(thm6_1, "FAMILIES", {"symmetric": thm6_1.FAMILIES["symmetric"]})
     result = passes("thm6.1")
     assert result.verdict == "PASS"
-    assert set(result.clauses) == set(thm6_1.CLAUSES)
+    assert set(result.clauses) == set(thm6_1.CLAUSES) | {ENGINE_CLAUSE}
 
 
 def _symmetric_limit(steps=1200):
