@@ -65,6 +65,9 @@ EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
     "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
     "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
     "core/NumberReplacer")})
+EQUIVALENT[("bounds", "sgd_update_bound", "core/ReplaceComparisonOperator_Eq_LtE", 97)] = (
+    "equivalent: `alpha == 0.0` → `alpha <= 0.0` right after check_alpha, which rejects "
+    "alpha < 0")
 EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] = (
     "equivalent: `arr.size == 0` → `arr.size <= 0`; an array size is never negative")
 #: survivors killed by a test or check written for them (target, function, operator, line)
@@ -77,6 +80,8 @@ KILLED_BY: dict = {
         "`eta` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
     ("verdict", "record", "core/ReplaceComparisonOperator_Lt_NotEq", 165):
         "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
+    ("verdict", "record", "core/NumberReplacer", 166):
+        "evidence counts count (test_evidence_counts_count_every_evaluation)",
     ("verdict", "audit", "core/ReplaceComparisonOperator_Lt_NotEq", 198):
         "an agreeing audit is no disagreement (tests/test_audit.py::"
         "test_audit_agreement_within_allowance_records_nonnegative_slack)",
