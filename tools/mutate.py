@@ -64,10 +64,14 @@ _M_GUARD = ("equivalent: the message's `np.log(M) if M > 0 else np.inf` runs onl
 EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
     "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
     "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
-    "core/NumberReplacer")})
+    "core/NumberReplacer", "core/AddNot")})
 EQUIVALENT[("bounds", "sgd_update_bound", "core/ReplaceComparisonOperator_Eq_LtE", 97)] = (
     "equivalent: `alpha == 0.0` → `alpha <= 0.0` right after check_alpha, which rejects "
     "alpha < 0")
+EQUIVALENT[("verdict", "audit", "core/NumberReplacer", 192)] = (
+    "equivalent: the value put in place of a non-finite reference in the allowance never "
+    "matters: there the error is 0 (equal infinities) or inf (anything else), so the ratio "
+    "is 0 or inf whatever the allowance")
 EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] = (
     "equivalent: `arr.size == 0` → `arr.size <= 0`; an array size is never negative")
 #: survivors killed by a test or check written for them (target, function, operator, line)
@@ -82,6 +86,12 @@ KILLED_BY: dict = {
         "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
     ("verdict", "record", "core/NumberReplacer", 166):
         "evidence counts count (test_evidence_counts_count_every_evaluation)",
+    ("verdict", "audit", "core/AddNot", 196):
+        "the disagreement names the element (tests/test_audit.py::"
+        "test_audit_disagreement_names_quantity_case_and_both_values)",
+    ("verdict", "audit", "core/NumberReplacer", 194):
+        "exact agreement has slack 1 (tests/test_audit.py::test_zero_allowance_means_exact_"
+        "equality, test_audit_nan_agrees_with_nan_and_inf_with_inf)",
     ("verdict", "audit", "core/ReplaceComparisonOperator_Lt_NotEq", 198):
         "an agreeing audit is no disagreement (tests/test_audit.py::"
         "test_audit_agreement_within_allowance_records_nonnegative_slack)",
