@@ -186,15 +186,38 @@ def _copy_repo(prefix: str) -> Path:
     return work
 
 
+def _competent(file: str, diff: str) -> bool:
+    """Whether the mutant compiles (cosmic-ray's ``*`` in a signature can become ``+``)."""
+    work = Path(tempfile.mkdtemp(prefix="linteach-compile-"))
+    try:
+        (work / file).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / file, work / file)
+        patch = "\n".join(diff.splitlines()[1:]) + "\n"
+        if subprocess.run(["git", "apply", "-p1", "-"], cwd=work, input=patch, text=True,
+                          capture_output=True).returncode:
+            return True  # no longer applies: leave its recorded verdict alone
+        try:
+            compile((work / file).read_text(), file, "exec")
+        except SyntaxError:
+            return False
+        return True
+    finally:
+        shutil.rmtree(work)
+
+
 def recheck(targets, out: Path) -> None:
-    """Re-apply every survivor to a fresh copy of today's tree and judge it again: a test or
-    check added since kills it ("... (added since)"), or it survives still."""
+    """Mark the mutants that do not compile as incompetent; re-apply every survivor to a
+    fresh copy of today's tree and judge it again: a test or check added since kills it
+    ("... (added since)"), or it survives still."""
     for target in targets:
         path = out / f"{target}.json"
         if not path.exists():
             continue
         res = json.loads(path.read_text())
         _file, _functions, only, tests = TARGETS[target]
+        for r in res["mutants"]:
+            if r["verdict"] != "incompetent" and not _competent(res["file"], r["diff"]):
+                r["verdict"] = "incompetent"
         for r in res["mutants"]:
             if r["verdict"] != "survived":
                 continue
@@ -219,6 +242,13 @@ def recheck(targets, out: Path) -> None:
                                  "no claim (tests only)" if only == ["NONE"] else " ".join(only),
                                  "tests": tests}
         path.write_text(json.dumps(res, indent=1))
+
+
+def _pending(session) -> int:
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        return len(list(db.pending_work_items))
 
 
 def _collect(target, session, spans) -> dict:
@@ -283,6 +313,8 @@ def report(out: Path, path: Path) -> None:
                          f"{res['rechecked_with']['proofs_check']} and "
                          f"{', '.join(res['rechecked_with']['tests'])}"))
         since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
+        if res.get("not_run"):
+            where += f" — stopped: {res['not_run']} further mutants not run"
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
                      f"| {count['killed by tests']} | {other} | {since} "
                      f"| {count['survived'] - len(equivalent)} | {len(equivalent)} |")
@@ -316,7 +348,8 @@ def _key(target, r):
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("command", choices=("run", "recheck", "report"))
+    p.add_argument("command", choices=("run", "collect", "recheck", "report"))
+    p.add_argument("--session", type=Path, help="collect: a session.sqlite of a stopped run")
     p.add_argument("targets", nargs="*", default=list(TARGETS))
     p.add_argument("--out", type=Path, default=ROOT / "build" / "mutation")
     p.add_argument("--doc", type=Path, default=ROOT / "docs" / "mutation.md")
@@ -333,6 +366,13 @@ def main(argv=None) -> None:
         TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
         run(args.targets, args.out, args.timeout)
+    elif args.command == "collect":  # the finished part of a run that was stopped
+        for name in args.targets:
+            file, functions, *_ = TARGETS[name]
+            spans = _spans(ROOT / file, functions) if functions else {"(file)": (1, 10 ** 9)}
+            res = _collect(name, args.session, spans)
+            res["not_run"] = _pending(args.session)
+            (args.out / f"{name}.json").write_text(json.dumps(res, indent=1))
     elif args.command == "recheck":
         recheck(args.targets, args.out)
     else:
