@@ -38,7 +38,8 @@ EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|Bit
 #: None for every claim, fast tests that judge it)
 TARGETS = {
     "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
-    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None, ["tests/test_bounds.py"]),
+    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None,
+               ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
     "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
                         ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
     "metrics-radius-regime": ("linteach/metrics.py",
