@@ -65,6 +65,7 @@ _M_GUARD = ("equivalent: the message's `np.log(M) if M > 0 else np.inf` runs onl
 EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
     "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
     "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
+    "core/ReplaceComparisonOperator_Gt_Eq",
     "core/NumberReplacer", "core/AddNot")})
 EQUIVALENT[("bounds", "sgd_update_bound", "core/ReplaceComparisonOperator_Eq_LtE", 97)] = (
     "equivalent: `alpha == 0.0` → `alpha <= 0.0` right after check_alpha, which rejects "
@@ -78,11 +79,23 @@ EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] 
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
     ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 116):
-        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and the "
+        "engine audit's 'M not below its exact value')",
     ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 116):
-        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and the "
+        "engine audit's 'M not below its exact value')",
     ("bounds", "sgd_update_bound", "core/NumberReplacer", 100):
         "`eta` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 99):
+        "`k` = 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 101):
+        "`v` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 115):
+        "T_exact rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and "
+        "now the engine audit's 'T_exact not below its exact value')",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 115):
+        "T_exact rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and "
+        "now the engine audit's 'T_exact not below its exact value')",
     ("verdict", "record", "core/ReplaceComparisonOperator_Lt_NotEq", 165):
         "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
     ("verdict", "record", "core/NumberReplacer", 166):
