@@ -274,7 +274,8 @@ def _run(args, argv, checks, load) -> int:
             results, missing = runner.run_all(
                 ids, seed=args.seed, budget=args.budget, cases=args.cases, progress=progress,
                 executor=executor, checkpoint=checkpoint,
-                concurrency=at_once if executor is not None else 1, load=load)
+                concurrency=at_once if executor is not None else 1, load=load,
+                batches=prog.batch)
     except runner.Interrupted as exc:
         prog.close()
         return _interrupted(exc, checkpoint, argv)

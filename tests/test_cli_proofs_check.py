@@ -79,11 +79,13 @@ def test_heartbeat_while_a_claim_runs(capsys):
     stream = _io.StringIO()
     prog = Progress(["a", "b"], stream=stream, heartbeat=0.05)
     prog.start("a")
+    prog.batch("a", 3, 8)
     time.sleep(0.3)
     prog.done("a", "PASS")
     prog.close()
     text = stream.getvalue()
-    assert "still running: a for " in text and "2 claim(s) left" in text
+    assert "still running: a (for " in text and "batch 3/8)" in text
+    assert "2 claim(s) left" in text
 
 
 def test_repeated_only_ids_run_once(capsys, tmp_path):
