@@ -26,7 +26,7 @@ from . import registry
 from .checkpoint import MISSING
 from .mapper import Cancelled, Mapper
 from .contract import Case, CheckResult
-from .context import Context, control_problem, verdict_of
+from .context import Context, control_problem, engine_problem, verdict_of
 from .distribution import slack_distribution
 
 #: innermost stack frames kept in an ERROR's traceback summary
@@ -125,8 +125,10 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
         try:
             module.check(ctx)
             verdict = verdict_of(ctx)
-            problem = control_problem(ctx)
-            if problem is not None:  # a control that proved nothing is the check's defect
+            # an engine that disagrees with its definition voids the verdict; so does a
+            # control that proved nothing
+            problem = engine_problem(ctx) or control_problem(ctx)
+            if problem is not None:
                 verdict, error = "ERROR", problem
         except Cancelled:
             raise
