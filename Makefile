@@ -11,7 +11,7 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check
 PIP_INSTALL := $(PIP) install --progress-bar off
 
 .PHONY: help venv shell test test-slow verify update-claims figures bench update-bench \
-        dist check-dist clean
+        dist check-dist clean mutate
 
 help:
 	@echo "make venv           create .venv and install linteach[$(EXTRAS)] (about 1-2 min)"
@@ -25,6 +25,8 @@ help:
 	@echo "                    installs torch for the torch rows: a large download)"
 	@echo "make update-bench   make bench, then copy build/bench.* to the committed docs/"
 	@echo "make dist           sdist and wheel into dist/;  make check-dist: test them"
+	@echo "make mutate         mutation testing (cosmic-ray) into docs/mutation.md: hours on"
+	@echo "                    2 cores; MUTATE=target names a subset (see tools/mutate.py)"
 
 $(STAMP): setup.cfg pyproject.toml
 	@echo "[venv 1/3] creating $(VENV) with $(PY) (a few seconds)"
@@ -120,3 +122,13 @@ check-dist: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+
+## mutation testing of linteach/ and proofs_check/ (not in CI: hours); each mutant is judged
+## by proofs_check at the quick budget, then the fast tests; writes docs/mutation.md
+MUTATE ?=
+mutate: $(STAMP)
+	@echo "[mutate] installing cosmic-ray (the mutate extra)"
+	@$(PIP_INSTALL) -q -e '.[$(EXTRAS),mutate]'
+	@echo "[mutate] running the mutants of $(if $(MUTATE),$(MUTATE),every target)"
+	$(BIN)/python tools/mutate.py run $(MUTATE)
+	$(BIN)/python tools/mutate.py report

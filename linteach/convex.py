@@ -20,10 +20,11 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ._check import check_alpha, check_array, check_int, check_real
-from .errors import NotSeparableError, SolverError, UndecidedError
+from ._check import check_alpha, check_array, check_int, check_real, float_guard
+from .errors import NotSeparableError, SolverError, UndecidedError  # noqa: F401 (re-exported)
 from .assumption4 import A4_MARGIN, Assumption4Result, assumption4_lp, lp_feasible
 from .kkt import KKTCertificate, check_Xy, kkt_certificate, polish, qp_kkt_report
+from .separable import exact_svm
 
 __all__ = ["svm_no_bias", "max_margin_teacher", "solve_eq8", "eq8_kernel", "eq8_kernel_dual",
            "nar_program", "assumption4_lp", "Assumption4Result", "A4_MARGIN",
@@ -145,29 +146,6 @@ def _rescaled(theta, s, what):
     return out
 
 
-_NOT_SEPARABLE = ("data are not linearly separable through the origin (no w with y_i w·x_i > 0 "
-                  "for all i); if they are separable with a bias, lift them with "
-                  "linteach.augment_bias")
-
-
-def _exact_svm(X, y, failure):
-    """The SVM decided exactly (:mod:`linteach.separable`) when the solvers could not."""
-    from .separable import separability
-
-    sep = separability(X, y)
-    if sep.verdict == "not separable":
-        raise NotSeparableError(_NOT_SEPARABLE + " (proved by an exact Gordan certificate on "
-                                f"{len(sep.support)} points)")
-    if sep.verdict == "separable":
-        if sep.w is None:
-            raise ValueError(f"`X`: the data are separable with max margin {sep.margin:.3g}, "
-                             "but the max-margin teacher (norm 1/margin) overflows float64")
-        return sep.w
-    raise UndecidedError("separability of `X`, `y` is undecided at this scale: the solvers "
-                         f"failed ({failure}) and the exact re-check found no certificate "
-                         "either way")
-
-
 def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     """Hard-margin SVM through the origin: ``argmin ‖w‖² s.t. y_i w·x_i ≥ 1``.
 
@@ -199,9 +177,9 @@ def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     try:
         w = _solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0]
     except _Infeasible:  # the solvers' word at tolerance ~1e-8: decide it exactly
-        return _exact_svm(X_in, y, "CLARABEL and HiGHS reported infeasible")
+        return exact_svm(X_in, y, failure="CLARABEL and HiGHS reported infeasible")
     except SolverError as exc:
-        return _exact_svm(X_in, y, str(exc))
+        return exact_svm(X_in, y, failure=str(exc))
     return _rescaled(w, s, "the SVM")
 
 
@@ -264,7 +242,8 @@ def solve_eq8(X, y, alpha, *, solver=None):
 def eq8_kernel(X, y, alpha) -> np.ndarray:
     """Eq. 8's kernel: ``K_ij = (1+α²)⟨x_i, x_j⟩`` if ``y_i = y_j``, else ``2α⟨x_i, x_j⟩``."""
     X, y, alpha = _eq8_args(X, y, alpha)
-    return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
+    with float_guard("Eq. 8's kernel of `X` overflows float64 (entries of X·Xᵀ)"):
+        return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
 
 
 def eq8_kernel_dual(X, y, alpha, *, solver=None):

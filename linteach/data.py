@@ -75,6 +75,9 @@ class Dataset:
 
 def stack(datasets) -> Dataset:
     """Stack equal-shape datasets into one with a leading run axis (for batched training)."""
+    if isinstance(datasets, Dataset) or not hasattr(datasets, "__iter__"):
+        raise TypeError("`datasets` must be an iterable of linteach.Dataset objects, got "
+                        f"{type(datasets).__name__}")
     datasets = list(datasets)
     if not datasets:
         raise ValueError("`datasets` must not be empty")

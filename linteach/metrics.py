@@ -201,7 +201,11 @@ def smoothed_margin(net: Net, W, X, y):
     q_hat = net.margins(Wd, X, y) / norm_d[..., None]
     log_norm = np.log(norm_d) + e * np.log(2.0)
     lead, rest, _ = _loss.scaled_loss_terms(q_hat, log_norm)
-    return _loss.smoothed_margin_scaled(lead, rest, log_norm)
+    out = _loss.smoothed_margin_scaled(lead, rest, log_norm)
+    if not np.all(np.isfinite(out)):
+        raise ValueError("the smoothed margin −log(e^{L_sum} − 1)/‖W‖ overflows float64 for "
+                         f"`W` of norm e^{float(np.min(log_norm)):.4g}")
+    return out
 
 
 @dataclass(frozen=True, repr=False)

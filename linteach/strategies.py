@@ -80,7 +80,10 @@ def band_points(W, n: int, *, c: float = 2.0, rng: np.random.Generator,
     regime.  Norms are log-uniform in ``radius``, both sides of the hyperplane.  Raises
     ``ValueError`` when ``c·r > ‖w̄ − ū‖`` (no such direction exists).
     """
-    W = check_W(W, k=max(1, np.shape(W)[-2] // 2))
+    W = check_array("W", W, min_ndim=2)
+    if W.ndim != 2:
+        raise ValueError(f"`W` must be 2-D (2k, d), got shape {W.shape}")
+    W = check_W(W, k=max(1, W.shape[-2] // 2))
     n = check_int("n", n, ge=1)
     c = check_real("c", c, ge=0.0)
     rng = check_rng(rng)
@@ -90,8 +93,8 @@ def band_points(W, n: int, *, c: float = 2.0, rng: np.random.Generator,
     gap = float(np.linalg.norm(delta))
     cos = c * float(cluster_radius(W)) / gap if gap > 0 else np.inf
     if not cos <= 1.0:
-        raise ValueError(f"no point has |(w̄ − ū)·x| = c·r‖x‖: c·r = {c * cluster_radius(W):g} "
-                         f"exceeds ‖w̄ − ū‖ = {gap:g}")
+        raise ValueError(f"`c` times the cluster radius of `W` exceeds ‖w̄ − ū‖ = {gap:g} "
+                         f"(c·r = {c * cluster_radius(W):g}): no point has |(w̄ − ū)·x| = c·r‖x‖")
     if W.shape[-1] == 1 and cos < 1.0:
         raise ValueError(f"in d = 1 every point has |(w̄ − ū)·x| = ‖w̄ − ū‖‖x‖, so c·r must "
                          f"equal ‖w̄ − ū‖ = {gap:g}, got c·r = {c * cluster_radius(W):g}")
@@ -183,9 +186,13 @@ def separable_datasets(draw, n=(2, 40), d=(1, 6), margin=(0.05, 0.5)):
 
 
 @st.composite
-def clustered_nets(draw, k=(1, 8), d=(1, 6), r=(0.0, 0.5), alpha=(0.05, 0.95), v=(0.2, 3.0),
+def clustered_nets(draw, k=(1, 8), d=(2, 6), r=(0.0, 0.24), alpha=(0.05, 0.95), v=(0.2, 3.0),
                    gap=(0.5, 2.0), center_norm=(0.0, 2.0)):
-    """``(net, W)`` with :func:`clustered_weights`: cluster radius ``r`` (0 when k = 1)."""
+    """``(net, W)`` with :func:`clustered_weights`: cluster radius ``r`` (0 when k = 1).
+
+    The defaults combine with :func:`band_points` / :func:`band_edge_points`: ``d ≥ 2`` and
+    ``2r(1 + 1e-9) < 0.5 ≤ ‖w̄ − ū‖``, so band points at ``c = 2(1 ± δ)`` always exist.
+    """
     width = draw(_ints(k))
     radius = 0.0 if width == 1 else draw(_floats(r))
     net = Net(k=width, alpha=draw(_floats(alpha)), v=draw(_floats(v)))

@@ -63,13 +63,21 @@ def claim_table(checks, load) -> list:
     return rows
 
 
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    pass
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Shows an option's default where it has one (not for flags and unset options)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        unset = action.default is None or action.default is False \
+            or action.default == argparse.SUPPRESS
+        if not unset and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
 
 
 def _parser(epilog: str | None = None):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__, epilog=epilog,
-                                formatter_class=_Formatter)
+    p = argparse.ArgumentParser(prog=PROG, description=__doc__.replace("``", ""),
+                                epilog=epilog, formatter_class=_Formatter)
     p.add_argument("--version", action="version", version=_version())
     p.add_argument("--list", action="store_true",
                    help="list the claims with their evidence strength and slack unit, then exit")
@@ -89,8 +97,9 @@ def _parser(epilog: str | None = None):
                    "--seed S; --family F unless claims.json records the seed for one family)")
     p.add_argument("--family", help="the case family to replay")
     p.add_argument("--workers", type=int, default=_cpus(),
-                   help="local worker processes, BLAS pinned to 1 thread each (default: the "
-                        "usable CPUs; 0 runs everything in this process)")
+                   help="local worker processes, BLAS pinned to 1 thread each; 0 runs "
+                        "everything in this process (default: the usable CPUs, here "
+                        "%(default)s)")
     p.add_argument("--dask", metavar="ADDRESS", help="send batches to this Dask scheduler "
                    "(e.g. tcp://127.0.0.1:8786; needs the dask extra)")
     p.add_argument("--resume", action="store_true",
@@ -327,6 +336,10 @@ def _render(args) -> int:
 
 def _run(args, argv, checks, load) -> int:
     ids = args.only or list(selftest.DEFAULT if args.selftest else checks)
+    prog = Progress(ids, enabled=not args.quiet)
+    prog.note(f"{len(ids)} claim(s), budget {args.budget}, seed {args.seed}: loading the "
+              "numeric libraries" + ("" if args.no_checkpoint else
+                                     " and the checkpoint configuration"))
     checkpoint = None
     if not args.no_checkpoint:
         config = {"seed": args.seed, "budget": args.budget, "cases": args.cases,
@@ -334,6 +347,7 @@ def _run(args, argv, checks, load) -> int:
         try:
             checkpoint = Checkpoint(args.state, config, resume=args.resume)
         except OSError as exc:
+            prog.close()
             _err(f"--state: cannot use {args.state} for checkpoints: {exc} "
                  "(choose another --state, or run with --no-checkpoint)")
             return 2
@@ -341,7 +355,6 @@ def _run(args, argv, checks, load) -> int:
             _err("--resume: no checkpoint of this seed, budget, cases, code and numeric "
                  "environment; starting fresh")
     resumed = []
-    prog = Progress(ids, enabled=not args.quiet)
 
     def out(line):
         if prog.bar is not None:

@@ -45,6 +45,17 @@ def _f(x, digits=4):
     return "—" if v is None else f"{v:.{digits}g}"
 
 
+def _rounded(value):
+    """``value`` with floats at 4 significant digits (for reading; the JSON keeps all)."""
+    if isinstance(value, float):
+        return float(f"{value:.4g}") if abs(value) != float("inf") and value == value else value
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 def generated_section(doc: dict, claim: dict) -> str:
     """The generated part of ``claim``'s page (Markdown, without the markers)."""
     cid, counts = claim["id"], claim.get("counts", {})
@@ -59,13 +70,15 @@ def generated_section(doc: dict, claim: dict) -> str:
     families = ", ".join(f"`{f}` {n}" for f, n in (claim.get("families") or {}).items())
     lines.append(f"- Cases tried: {claim['cases']}" + (f" ({families})" if families else "")
                  + f"; evaluated: {_f(counts.get('evaluated'))}; inconclusive: "
-                   f"{_f(counts.get('inconclusive'))}; hypothesis not met: "
-                   f"{_f(counts.get('assumption_not_met'))}.")
+                   f"{_f(counts.get('inconclusive_cases'))}; hypothesis not met: "
+                   f"{_f(counts.get('assumption_not_met_cases'))} (cases; one case can be in "
+                   f"several of these). Declarations: {_f(counts.get('inconclusive'))} "
+                   f"inconclusive, {_f(counts.get('assumption_not_met'))} not met.")
     nc = claim.get("negative_control")
     if nc:
         detail = {k: v for k, v in nc.items() if k not in ("caught", "description")}
         lines.append(f"- Negative control {'caught' if nc['caught'] else '**NOT caught**'}: "
-                     f"{nc['description']} — `{json.dumps(report.strict(detail))}`.")
+                     f"{nc['description']} — `{json.dumps(report.strict(_rounded(detail)))}`.")
     sha = doc["manifest"]["claims"].get(cid, {}).get("ledger_sha256")
     if sha:
         lines.append(f"- Content hashes: {len(claim['ledger'])} cases in the ledger, "
@@ -82,9 +95,9 @@ def generated_section(doc: dict, claim: dict) -> str:
                          f"{w['evaluated']} | {_f(w.get('violations'))} | "
                          f"{w.get('evidence') or '—'} | `{w['family']}` seed {w['seed']} |")
     if claim.get("measurements"):
-        lines += ["", "Measured:", ""]
+        lines += ["", "Measured (4 significant digits; all of them in claims.json):", ""]
         for k, v in claim["measurements"].items():
-            shown = _f(v) if report.number(v) is not None else f"`{json.dumps(report.strict(v))}`"
+            shown = _f(v) if report.number(v) is not None else f"`{json.dumps(report.strict(_rounded(v)))}`"
             lines.append(f"- `{k}`: {shown}")
     if claim.get("notes"):
         lines += ["", "Notes from the check:", ""] + [f"- {n}" for n in claim["notes"]]

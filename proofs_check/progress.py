@@ -86,9 +86,8 @@ class Progress:
         with self._lock:
             self.started[claim_id] = time.monotonic()
             left = self._left()
-            self._say(f"[{len(self.finished) + 1}/{len(self.ids)}] {claim_id} started "
-                      f"({self._elapsed()} elapsed; not started yet: "
-                      f"{', '.join(left) if left else 'none'})")
+            self._say(f"{claim_id} started ({self._elapsed()} elapsed; {len(self.started)} "
+                      f"running; not started yet: {', '.join(left) if left else 'none'})")
 
     def done(self, claim_id: str, verdict: str, *, from_checkpoint: bool = False) -> None:
         with self._lock:

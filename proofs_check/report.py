@@ -179,9 +179,11 @@ COLUMNS = (
                  "sampling) < probed (targeted search) < proved (re-checked certificates)"),
     ("cases tried", "cases drawn by the check (negative controls not included)"),
     ("evaluated", "cases on which at least one clause was evaluated"),
-    ("inconclusive", "cases the check could not decide (e.g. a run that did not reach the "
-                     "regime in its step budget)"),
-    ("hypothesis not met", "cases whose drawn data or run failed the claim's hypotheses"),
+    ("inconclusive", "cases with at least one run or clause the check could not decide "
+                     "(e.g. a run that did not reach the regime in its step budget)"),
+    ("hypothesis not met", "cases with at least one run whose data or trajectory failed the "
+                           "claim's hypotheses (a case holds several runs, so one case can "
+                           "count as evaluated, inconclusive and not met at once)"),
     ("worst slack", "the smallest slack over every clause and case (≥ 0: the clause held)"),
     ("slack unit", "what the worst clause's slack measures (see the claim's clause table)"),
     ("fewest evaluations", "evaluations of the least-evaluated clause; ⚠ marks a PASS "
@@ -202,8 +204,8 @@ def summary_rows(doc: dict) -> list:
         flag = " ⚠" if c["verdict"] == "PASS" and few is not None and few < FEW_WITNESSES else ""
         unit = (w or {}).get("slack_unit") or "—"
         cells = [f"**{c['verdict']}**", c.get("evidence") or "—", _fmt(c["cases"]),
-                 _fmt(counts.get("evaluated")), _fmt(counts.get("inconclusive")),
-                 _fmt(counts.get("assumption_not_met")), _fmt(number(c["worst_slack"])),
+                 _fmt(counts.get("evaluated")), _fmt(counts.get("inconclusive_cases")),
+                 _fmt(counts.get("assumption_not_met_cases")), _fmt(number(c["worst_slack"])),
                  unit if name is None else f"{unit} (`{name}`)", f"{_fmt(few)}{flag}",
                  _fmt(c["negative_control_caught"])]
         lines.append(f"| `{c['id']}` | " + " | ".join(cells) + f" | {c['seconds']:.1f} |")

@@ -59,10 +59,13 @@ def test_progress_lines_go_to_stderr_with_elapsed_time_and_what_is_left(tmp_path
     assert main([*QUICK, "--only", "self.sgd", "self.slow", "--no-checkpoint"]) == 0
     captured = capsys.readouterr()
     err = captured.err.splitlines()
-    assert err[0].startswith("proofs_check: [1/2] self.sgd started (")
-    assert "not started yet: self.slow" in err[0]
+    assert err[0] == ("proofs_check: 2 claim(s), budget quick, seed 0: loading the numeric "
+                      "libraries")  # said before the slow imports
+    assert err[1].startswith("proofs_check: self.sgd started (")
+    assert "not started yet: self.slow" in err[1]
     assert any(line.startswith("proofs_check: [2/2] self.slow PASS in ") and
                "elapsed; 0 claim(s) left" in line for line in err)
+    assert any(line.startswith("proofs_check: [1/2] self.sgd PASS in ") for line in err)
     assert "self.sgd" in captured.out and "[1/2]" not in captured.out
     assert main([*QUICK, "--only", "self.sgd", "--no-checkpoint", "--quiet"]) == 0
     assert capsys.readouterr().err == ""

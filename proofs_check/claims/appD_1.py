@@ -21,8 +21,9 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Case, Claim
+from ..engine.contract import ENGINE, Case, Claim
 from ..engine.context import Context, verdict_of
+from ..kit.audit import audit_cases
 from ..kit.geometry import clustered_copies
 from ..kit.signs import TIE, output_signs, sign_agreement
 
@@ -38,7 +39,7 @@ CLAIM = Claim(
     cases="random w, u in R^d (d 2–10, log-uniform scales), k = 1 and k copies (k ≤ 10), "
           "v drawn; 400 random points filtered to the open cone",
     control="the same certificates on leaky nets (α in (0.05, 0.95)) must FAIL",
-    clauses=CLAUSES)
+    clauses=CLAUSES + (ENGINE,))
 
 #: random points drawn per case before keeping those in the open cone
 DRAWS = 400
@@ -121,6 +122,7 @@ def _run(ctx, *, alpha=None, count=20):
 
 def check(ctx: Context) -> None:
     _run(ctx)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     sub = ctx.control_context("control")
     _run(sub, alpha=(0.05, 0.95), count=10)
     verdict = verdict_of(sub)
@@ -128,3 +130,11 @@ def check(ctx: Context) -> None:
     ctx.negative_control(verdict == "FAIL" and all(failed.get(c, 0) > 0 for c in CLAUSES),
                          "leaky nets (α in (0.05, 0.95)) must fail every certificate",
                          controls=sub, verdict=verdict, violations=failed)
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s ReLU net (k copies of w and of u) and its random points, as drawn."""
+    net, w, u, rng = _net(case, None)
+    return {"net": net, "W": clustered_copies(w, u, net.k),
+            "X": rng.standard_normal((DRAWS, len(w)))}

@@ -16,9 +16,10 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Claim, digest
+from ..engine.contract import ENGINE, Case, Claim, digest
 from ..engine.context import Context
 from ..kit import flow
+from ..kit.audit import audit_cases
 from ..kit.geometry import unit_rows
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "witness_slacks"]
@@ -36,7 +37,7 @@ CLAIM = Claim(
           "and a companion at 0.005; a symmetric-Gaussian control family (no outlier)",
     control="the witness clauses applied to every run that ended in PAR (outlier sets and "
             "symmetric Gaussians) must FAIL not_par",
-    clauses=CLAUSES)
+    clauses=CLAUSES + (ENGINE,))
 
 N_STEPS = 2000
 INIT_SCALES = (1e-2,) * 4
@@ -133,6 +134,7 @@ def check(ctx: Context) -> None:
         for case, _family, _res in results:
             ctx.inconclusive(case, "no run ended in an NAR that is not a PAR")
     _measure(ctx, results, witnesses)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     _control(ctx, par_runs)
 
 
@@ -184,3 +186,21 @@ def _measure(ctx: Context, results, witnesses) -> None:
     if all(r["par_w"] == 1.0 for r in witnesses):
         ctx.note("every witness had all w neurons in PAR and the u neurons out (on the positive "
                  "outlier's positive side); App. J reports the w neurons out of PAR")
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data and inits as :func:`run_cases` draws them, its flow, and the Eq. 8,
+    Assumption 4 and (P) answers it uses."""
+    from linteach import convex
+
+    spec = FAMILIES[case.family]
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    data_rng, init_rng = case.rng.spawn(2)
+    extra = {key: spec[key] for key in ("outlier_margin", "outlier_spread") if key in spec}
+    ds = flow.make_data(spec["kind"], data_rng, n=spec["n"], d=spec["d"], **extra)
+    W0 = net.init(ds.d, scale=1.0, rng=init_rng, batch=len(INIT_SCALES))
+    return {"net": net, "W": W0 * np.asarray(INIT_SCALES)[:, None, None], "X": ds.X, "y": ds.y,
+            "flow": {"dt": flow.DT, "pattern_from_late": True},
+            "a4": (unit_rows(ds.X), convex.assumption4_lp(unit_rows(ds.X), ds.y)),
+            "eq8": (net.alpha, *convex.solve_eq8(ds.X, ds.y, net.alpha))}

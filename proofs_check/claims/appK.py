@@ -20,8 +20,9 @@ import numpy as np
 import linteach as lt
 
 from ..kit import linear_regime, sgd_configs
+from ..kit.audit import audit_cases
 from ..kit.thm4_report import measure_looseness, record_sgd_result
-from ..engine.contract import Case, Claim
+from ..engine.contract import ENGINE, Case, Claim
 from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "check", "lifted_points", "evaluate_thm51"]
@@ -42,7 +43,7 @@ CLAIM = Claim(
           "thm5.1's random family in d + 1 dims with 200 lifted points each",
     control="u-update sign flipped in SGD on lifted data must FAIL the per-step invariants; "
             "ReLU (α = 0) lifted nets must FAIL the sign agreement",
-    clauses=CLAUSES)
+    clauses=CLAUSES + (ENGINE,))
 
 #: per-family counts of the thm4.1 part (each case trains 4 inits with an SGD audit)
 SGD_FAMILIES = {"small-n": 3, "large-init": 1}
@@ -144,4 +145,16 @@ def check(ctx: Context) -> None:
                  "lifted ones: R_x ≥ 1 always (the appended 1), w* the lifted max-margin "
                  "teacher (its norm includes the bias), R_0 of the lifted weights")
     _thm51(ctx, THM51_CASES)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     _control(ctx)
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s lifted SGD configuration, or its lifted Theorem 5.1 net and points."""
+    if case.family.startswith("thm4.1-lifted-"):
+        base = Case(case.family[len("thm4.1-lifted-"):], case.seed)
+        return sgd_configs.audit_subject(base, augment=True, offset=OFFSET)
+    rng = case.rng
+    net, W = linear_regime.draw_net(rng, dict(linear_regime.NET_SPEC, d=(3, 11)))
+    return {"net": net, "W": W, "X": lifted_points(rng, W)}

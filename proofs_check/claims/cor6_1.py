@@ -13,9 +13,10 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Case, Claim
+from ..engine.contract import ENGINE, Case, Claim
 from ..engine.context import Context, verdict_of
 from ..kit.geometry import clustered_copies, near_plane_points
+from ..kit.audit import audit_cases
 from ..kit.signs import sign_agreement
 
 __all__ = ["CLAIM", "FAMILIES", "check"]
@@ -31,7 +32,7 @@ CLAIM = Claim(
           "parallel w, u, small-integer lattice nets with points exactly on the plane; "
           "points uniform, at relative distances 1e-3 … 1e-15 and 0 from the plane",
     control="the same check on ReLU (α = 0) nets must FAIL (zero cone off the plane)",
-    clauses=(CLAUSE,))
+    clauses=(CLAUSE, ENGINE))
 
 FAMILIES = {"random": 30, "antiparallel": 10, "parallel": 10, "lattice": 10}
 
@@ -87,9 +88,17 @@ def _run(ctx, *, alpha=None, count=None):
 
 def check(ctx: Context) -> None:
     _run(ctx)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     sub = ctx.control_context("control")
     _run(sub, alpha=0.0, count=5)
     verdict = verdict_of(sub)
     ctx.negative_control(verdict == "FAIL", "ReLU (α = 0) perfectly clustered nets must FAIL",
                          controls=sub, verdict=verdict,
                          violations=sub.worst[CLAUSE].violations)
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s perfectly clustered net and its points, as :func:`evaluate_cases` draws them."""
+    net, W, X = _net_and_points(case, case.family, None)
+    return {"net": net, "W": W, "X": X}

@@ -22,7 +22,8 @@ import numpy as np
 import linteach as lt
 
 from ..kit import flow
-from ..engine.contract import Case, Claim, digest
+from ..kit.audit import audit_cases
+from ..engine.contract import ENGINE, Case, Claim, digest
 from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "bound_slack", "rate_slack",
@@ -41,7 +42,7 @@ CLAIM = Claim(
     control="γ̃ with the mean loss (slip 6) must FAIL gamma_tilde_le_gamma_bar; plain Euler "
             "with steps far too large (moving W by 1, 3, 10 times ‖W‖, and their halves) on 4 "
             "separable sets must FAIL breaks_shrink_with_step",
-    clauses=CLAUSES)
+    clauses=CLAUSES + (ENGINE,))
 
 #: float64 evaluation of γ̃ and γ̄ (log-space, ~1e-15 relative each); relative allowance
 BOUND_ROUND = 1e-12
@@ -284,4 +285,14 @@ def check(ctx: Context) -> None:
             "max": float(np.nanmax(d)), "max_half_step": float(np.nanmax(dh)),
             "median_ratio_half_over_full": float(np.median(dh[ok] / d[ok])) if ok.any() else None,
             "runs_with_drops": int(ok.sum())})
+    audit_cases(ctx, ctx.drawn, audit_subject)
     _control(ctx, results)
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data and inits, and its flows' steps (late-phase turn, plain Euler step)."""
+    spec = FAMILIES[case.family]
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    X, y, W0 = _build([case], spec, net)[0]
+    return {"net": net, "W": W0, "X": X, "y": y, "flow": {"dt": DT, "euler_dt": EULER_STEP}}

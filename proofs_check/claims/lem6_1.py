@@ -14,8 +14,9 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Claim, digest
+from ..engine.contract import ENGINE, Case, Claim, digest
 from ..engine.context import Context, verdict_of
+from ..kit.audit import audit_cases
 from ..kit.geometry import unit_rows
 
 __all__ = ["CLAIM", "FAMILIES", "check", "evaluate_cases", "antipodal_slack", "antipodal_set",
@@ -35,7 +36,7 @@ CLAIM = Claim(
     control="clearly asymmetric sets (a separable ball set; an antipodal set with one negative "
             "rotated 60° in a plane orthogonal to the mean, so the set stays separable) must "
             "FAIL, each with an LP witness z re-checked in NumPy",
-    clauses=(CLAUSE,))
+    clauses=(CLAUSE, ENGINE))
 
 #: HiGHS's primal/dual feasibility tolerance (1e-7) bounds the error of each LP optimum
 LP_TOL = 1e-6
@@ -155,6 +156,7 @@ def _run(ctx: Context, families) -> list:
 
 def check(ctx: Context) -> None:
     results = _run(ctx, FAMILIES)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     ctx.measure("sets", {"total": len(results),
                          "vacuous": sum(r["vacuous"] for r in results),
                          "min_finite_slack": min((r["slack"] + 1.0 - LP_TOL for r in results
@@ -187,3 +189,13 @@ def check(ctx: Context) -> None:
                          controls=sub, violations=worst.violations if worst else 0,
                          clause_evaluations=worst.evaluated if worst else 0,
                          witnesses_verified=sum(r["witness_ok"] for r in control))
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s antipodal set and the Assumption 4 answer the clause uses."""
+    from linteach import convex
+
+    X, y = antipodal_set(case.rng, case.family)
+    U = unit_rows(X)
+    return {"X": U, "y": y, "a4": (U, convex.assumption4_lp(U, y))}

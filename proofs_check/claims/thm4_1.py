@@ -7,10 +7,11 @@ targets ε, and four initialisations of different scale), trained as one batch w
 """
 from __future__ import annotations
 
-from ..engine.contract import Claim
+from ..engine.contract import ENGINE, Claim
 from ..engine.context import Context, verdict_of
-from ..kit.sgd_configs import (CLAUSES, CONTROL_FAMILIES, FAMILIES, INVARIANTS, run_sgd_case,
-                               sgd_items)
+from ..kit.audit import audit_cases, bound_findings
+from ..kit.sgd_configs import (CLAUSES, CONTROL_FAMILIES, FAMILIES, INVARIANTS, audit_subject,
+                               run_sgd_case, sgd_items)
 from ..kit.thm4_report import measure_looseness, record_sgd_result, scaling_exponents
 
 __all__ = ["CLAIM", "check"]
@@ -28,7 +29,7 @@ CLAIM = Claim(
           "families small-n, large-n, large-init, and scaling-n{16..128} for the exponents",
     control="an SGD step with the u-neuron update's sign flipped must break the per-step "
             "invariants (FAIL); non-separable data must come back ASSUMPTION-NOT-MET",
-    clauses=CLAUSES)
+    clauses=CLAUSES + (ENGINE,))
 
 
 def _control(ctx: Context) -> None:
@@ -54,12 +55,14 @@ def _control(ctx: Context) -> None:
 
 
 def check(ctx: Context) -> None:
-    trained, scaling = [], []
+    trained, scaling, bounds = [], [], {}
     for family, spec in FAMILIES.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
         items = sgd_items(cases, spec, budget=ctx.budget)
         for case, res in zip(cases, ctx.map(run_sgd_case, items)):
             record_sgd_result(ctx, case, res)
+            # engine audit: the Thm 4.1 constants this case's verdict used, recomputed
+            bounds[case] = bound_findings(res) if "T_exact" in res else []
             if "assumption_not_met" not in res:
                 trained.append(res)
                 if family.startswith("scaling-"):
@@ -67,4 +70,5 @@ def check(ctx: Context) -> None:
     measure_looseness(ctx, trained)
     if scaling:
         scaling_exponents(ctx, scaling)
+    audit_cases(ctx, ctx.drawn, audit_subject, findings=bounds)  # engine audit (kit.audit)
     _control(ctx)

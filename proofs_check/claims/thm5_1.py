@@ -16,10 +16,11 @@ import numpy as np
 import linteach as lt
 from linteach.strategies import band_points
 
-from ..engine.contract import Case, Claim
+from ..engine.contract import ENGINE, Case, Claim
 from ..engine.context import Context, verdict_of
 from ..kit.linear_regime import (EDGE_OFFSET, NET_SPEC, draw_net, sharp,
                                  theorem51_slacks)
+from ..kit.audit import audit_cases
 from ..kit.signs import sign_agreement
 
 __all__ = ["CLAIM", "FAMILIES", "check", "draw_points", "extremal_net", "sharp_constant",
@@ -37,7 +38,7 @@ CLAIM = Claim(
           "and deep in the regime; the extremal construction of docs/math.md §5 at c ∈ [c*, 2]",
     control="ReLU (α = 0) nets must show violations; the constant shrunk to 0.9·(1−α)/(1+α) "
             "must show violations on the extremal construction",
-    clauses=(CLAUSE,))
+    clauses=(CLAUSE, ENGINE))
 
 #: shrink factor of the second negative control (strictly below the sharp constant)
 SHRINK = 0.9
@@ -180,6 +181,7 @@ def check(ctx: Context) -> None:
     results = _run(ctx, list(FAMILIES))
     if results:
         _measure(ctx, results)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     _control(ctx)
 
 
@@ -214,3 +216,19 @@ def _measure(ctx, results) -> None:
              f"{max(ratios) if ratios else float('nan'):.3f}·(1−α)/(1+α). The paper's 2 is "
              "loose by (1+α)·2/(1−α) ≥ 2; at c = (1−α)/(1+α) exactly N = 0 (a tie), so "
              "docs/math.md §5's '≥' must be '>'")
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s net and points, drawn as :func:`_evaluate` draws them (extremal: its first net)."""
+    spec, rng = FAMILIES.get(case.family), case.rng
+    if spec is None:
+        return None
+    if case.family != "extremal":
+        net, W = draw_net(rng, spec)
+        return {"net": net, "W": W, "X": draw_points(rng, W, spec["points"], c=2.0)}
+    a, d = float(rng.uniform(*spec["alpha"])), int(rng.integers(spec["d"][0], spec["d"][1] + 1))
+    rng.uniform(sharp(a), 2.0, 4), rng.uniform(2.0, 10.0, 2)  # the grid's draws
+    net, W, X = extremal_net(a, float(np.exp(rng.uniform(np.log(1e-3), np.log(10.0)))),
+                             sharp(a), d=d, rng=rng)
+    return {"net": net, "W": W, "X": X}

@@ -19,9 +19,10 @@ import numpy as np
 import linteach as lt
 
 from ..kit import flow
+from ..kit.audit import audit_cases
 from ..kit.nar import (COS_TOL, DRIFT_TOL, RADIUS_TOL, classify, left_pattern, radius_slack,
                        record_run)
-from ..engine.contract import Case, Claim, digest
+from ..engine.contract import ENGINE, Case, Claim, digest
 from ..engine.context import Context
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "limit_slack",
@@ -46,7 +47,7 @@ CLAIM = Claim(
     control="the prediction of a wrong agreement pattern (one point's w-side flipped, the "
             "first feasible flip from the deepest point; on the first evaluated run of each "
             "case) must FAIL limit_solves_pattern_program",
-    clauses=CLAUSES)
+    clauses=CLAUSES + (ENGINE,))
 
 #: relative cluster radius of the solver's pattern optimum (solutions are polished to 1e-10)
 PROGRAM_CLUSTER_TOL = 1e-6
@@ -245,6 +246,7 @@ def check(ctx: Context) -> None:
         for r, run in enumerate(res["runs"]):
             record_run(ctx, case, run, r, family=family, alpha=FAMILIES[family]["alpha"])
     _measure(ctx, results)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     _control(ctx, results)
 
 
@@ -286,3 +288,12 @@ def _measure(ctx: Context, results) -> None:
     ctx.note("inside a fixed pattern every neuron of a type receives the same update, so "
              "r·‖W‖ is invariant and r/‖W‖ = O(1/‖W‖): measured (r‖W‖)_end/(r‖W‖)_T_NAR in "
              f"[{low:.6f}, {high:.6f}]")
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data and inits; the flow and the (P) program in the pattern it reaches."""
+    spec = FAMILIES[case.family]
+    X, y, W0 = build_case(case, spec)
+    return {"net": lt.Net(k=spec["k"], alpha=spec["alpha"]), "W": W0, "X": X, "y": y,
+            "flow": {"dt": flow.DT, "pattern_from_late": True}}

@@ -16,7 +16,8 @@ import numpy as np
 import linteach as lt
 
 from ..kit import flow
-from ..engine.contract import Case, Claim, digest
+from ..kit.audit import audit_cases
+from ..engine.contract import ENGINE, Case, Claim, digest
 from ..engine.context import Context
 from ..kit.nar import COS_TOL, classify, left_pattern, radius_slack, record_run
 
@@ -43,7 +44,7 @@ CLAIM = Claim(
     control="Eq. 8 solved with the wrong α (0.9) must FAIL direction_solves_eq8 on every "
             "evaluated run of the rescaled sets (for exactly symmetric data Eq. 8's direction "
             "does not depend on α, so no such control exists there)",
-    clauses=CLAUSES)
+    clauses=CLAUSES + (ENGINE,))
 
 #: run quantities copied into each clause record's detail
 DETAIL = ("one_minus_cos", "angle", "a3_ratio", "entry_step")
@@ -209,6 +210,7 @@ def check(ctx: Context) -> None:
             record_run(ctx, case, run, r, keys=DETAIL, family=family,
                        alpha=FAMILIES[family]["alpha"])
     _measure(ctx, results)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     _control(ctx, results)
 
 
@@ -243,3 +245,15 @@ def _measure(ctx: Context, results) -> None:
         ctx.note(f"Assumption 3 (derived tight form γ̃ > α·v·√k·R_x) failed on "
                  f"{len(without_a3)} runs, yet every conclusion held on {len(holds)} of them: "
                  "in these cases it is sufficient, not necessary")
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data and inits, its flow, and the Eq. 8 and Assumption 4 answers it uses."""
+    from linteach import convex
+
+    spec = FAMILIES[case.family]
+    X, y, W0 = build_case(case, spec)
+    return {"net": lt.Net(k=spec["k"], alpha=spec["alpha"]), "W": W0, "X": X, "y": y,
+            "flow": {"dt": flow.DT}, "a4": (X, convex.assumption4_lp(X, y)),
+            "eq8": (spec["alpha"], *convex.solve_eq8(X, y, spec["alpha"]))}

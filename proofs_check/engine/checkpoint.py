@@ -53,11 +53,22 @@ def bit_config() -> dict:
     variables and the machine.  (Remote Dask workers are not inspected: their environment
     is the cluster's.)
     """
-    v = io.versions()
-    return {"format": FORMAT,
-            "versions": {k: v.get(k) for k in ("python", "numpy", "scipy", "cvxpy", "clarabel")},
+    return {"format": FORMAT, "versions": _versions(),
             "blas": io.blas(), "env": {name: os.environ.get(name) for name in KERNEL_ENV},
             "machine": platform.machine()}
+
+
+def _versions() -> dict:
+    """Python and the numeric packages' versions, read from their metadata (no import)."""
+    from importlib import metadata
+
+    out = {"python": platform.python_version()}
+    for name in ("numpy", "scipy", "cvxpy", "clarabel"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
 
 
 def payload_hash(text: str) -> str:

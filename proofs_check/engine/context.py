@@ -18,12 +18,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .contract import STRENGTHS, Case, Claim, plain, weakest
+from .contract import ENGINE_CLAUSE, STRENGTHS, Case, Claim, plain, weakest
 
-__all__ = ["BUDGET_SCALE", "Worst", "Context", "verdict_of", "control_problem"]
+__all__ = ["BUDGET_SCALE", "AUDIT_PER_FAMILY", "Worst", "Context", "verdict_of",
+           "control_problem", "engine_problem"]
 
 #: how many cases a ``ctx.n(standard)`` request becomes under each budget
 BUDGET_SCALE = {"quick": 0.2, "standard": 1.0, "thorough": 5.0}
+#: engine audits: cases per family under each budget (``None``: every case)
+AUDIT_PER_FAMILY = {"quick": 1, "standard": 2, "thorough": None}
 
 
 @dataclass
@@ -72,6 +75,12 @@ class Context:
         #: cases that recorded a clause, or were declared not met / inconclusive
         self.accounted: set = set()
         self.recorded: set = set()
+        #: distinct cases declared not met / inconclusive (``counts`` counts declarations)
+        self.declared: dict = {"assumption_not_met": set(), "inconclusive": set()}
+        #: every case drawn, in order (what the engine audits sample from)
+        self.drawn: list[Case] = []
+        #: engine audits that disagreed with their reference (see :meth:`audit`)
+        self.disagreements: list[dict] = []
         #: how ``map`` runs work; the runner may swap in a parallel, checkpointing mapper
         self.mapper = lambda fn, items: [fn(item) for item in items]
 
@@ -79,8 +88,9 @@ class Context:
     def map(self, fn, items) -> list:
         """``[fn(item) for item in items]``, in order; the runner may parallelise it.
 
-        ``fn`` must be a module-level function and ``items``/results plain picklable data
-        (cases, numbers, arrays, dicts), so batches can go to worker processes, be
+        ``fn`` must be a module-level function and ``items``/results plain data (numbers,
+        str, lists, tuples, dicts, NumPy arrays, cases: what :mod:`proofs_check.engine.codec`
+        encodes), so batches can go to worker processes, be
         checkpointed and be resumed.  Keep all randomness inside ``fn``, drawn from the
         case seeds it is given.
         """
@@ -90,8 +100,9 @@ class Context:
         """A fresh context for a negative control: same seed and budget, its own case
         stream (the claim id plus ``suffix``), and ``clauses`` (names) if given."""
         changes = {"id": f"{self.claim.id}:{suffix}"}
-        if clauses is not None:
-            changes["clauses"] = tuple(self.claim.clause(c) for c in clauses)
+        if clauses is None:  # a control judges the claim's clauses, not the engine audit
+            clauses = [c for c in self.claim.clause_names if c != ENGINE_CLAUSE]
+        changes["clauses"] = tuple(self.claim.clause(c) for c in clauses)
         return Context(dataclasses.replace(self.claim, **changes), seed=self.seed,
                        budget=self.budget)
 
@@ -105,14 +116,30 @@ class Context:
     def cases(self, n: int, family: str) -> list[Case]:
         """``n`` cases of ``family`` (in replay mode: only the replayed case, if it is this family)."""
         if self.replay is not None:
-            return [self.replay] if self.replay.family == family else []
+            found = [self.replay] if self.replay.family == family else []
+            self.drawn += found
+            return found
         index = self._families.setdefault(family, len(self._families))
         fam = np.random.SeedSequence(self._root.entropy, spawn_key=self._root.spawn_key + (index,))
         seeds = [int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
                  for child in fam.spawn(n)]
         self.counts["cases"] += n
         self.family_counts[family] = self.family_counts.get(family, 0) + n
-        return [Case(family, s) for s in seeds]
+        drawn = [Case(family, s) for s in seeds]
+        self.drawn += drawn
+        return drawn
+
+    def audit_sample(self, cases) -> list[Case]:
+        """The cases the engine audits: the first :data:`AUDIT_PER_FAMILY` of each family
+        (fixed by the seed: cases are drawn from it), every case under ``thorough``."""
+        per = AUDIT_PER_FAMILY[self.budget]
+        seen: dict = {}
+        out = []
+        for case in cases:
+            seen[case.family] = seen.get(case.family, 0) + 1
+            if per is None or seen[case.family] <= per:
+                out.append(case)
+        return out
 
     # -- reporting ------------------------------------------------------------------------
     def record(self, clause: str, slack, case: Case, *, evidence: str | None = None,
@@ -149,15 +176,53 @@ class Context:
             w.slack, w.family, w.seed = low, case.family, case.seed
             w.detail = {k: plain(v) for k, v in detail.items()}
 
+    def audit(self, quantity: str, engine, reference, case: Case, *, rtol: float,
+              atol: float = 0.0, evidence: str | None = None) -> float:
+        """Compare what the engine computed with a naive re-derivation of its definition.
+
+        Records the :data:`~proofs_check.engine.contract.ENGINE_CLAUSE` with slack
+        ``1 − max |engine − reference| / (atol + rtol·|reference|)`` (≥ 0 agrees; with a
+        zero allowance, exact equality).  Shapes must match; NaN agrees only with NaN.  A
+        disagreement is kept and the runner makes the claim an ERROR naming ``quantity``,
+        the case and both values.  Returns the slack.
+        """
+        e = np.asarray(engine, dtype=np.float64)
+        r = np.asarray(reference, dtype=np.float64)
+        if e.shape != r.shape:
+            slack, where = -math.inf, None
+        else:
+            both_nan = np.isnan(e) & np.isnan(r)
+            with np.errstate(invalid="ignore"):  # inf − inf: equal infinities agree below
+                err = np.where(both_nan | (e == r), 0.0, np.abs(e - r))
+            err = np.where(np.isnan(err), math.inf, err)
+            allowed = atol + rtol * np.abs(np.where(np.isfinite(r), r, 0.0))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(err == 0, 0.0, err / allowed)
+            ratio = np.where(np.isnan(ratio), math.inf, ratio)
+            where = int(np.argmax(ratio)) if ratio.size else None
+            slack = 1.0 - float(ratio.max()) if ratio.size else 1.0
+        if slack < 0:
+            flat_e, flat_r = e.ravel(), r.ravel()
+            self.disagreements.append({
+                "quantity": quantity, "family": case.family, "seed": case.seed,
+                "engine": plain(flat_e[where] if where is not None else e),
+                "reference": plain(flat_r[where] if where is not None else r),
+                "index": where, "shapes": [list(e.shape), list(r.shape)]})
+        self.record(ENGINE_CLAUSE, max(slack, -1e300), case, evidence=evidence,
+                    quantity=quantity)
+        return slack
+
     def assumption_not_met(self, case: Case, reason: str) -> None:
         self.counts["assumption_not_met"] += 1
         self.reasons["assumption_not_met"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["assumption_not_met"].add(case)
 
     def inconclusive(self, case: Case, reason: str) -> None:
         self.counts["inconclusive"] += 1
         self.reasons["inconclusive"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["inconclusive"].add(case)
 
     def ledger(self, case: Case, **digests) -> None:
         """Record content hashes (see :func:`~proofs_check.engine.contract.digest`)."""
@@ -172,8 +237,9 @@ class Context:
 
     @property
     def evidence(self) -> str | None:
-        """The weakest strength over the evaluated clauses."""
-        return weakest(w.strength for w in self.worst.values() if w.strength)
+        """The weakest strength over the evaluated clauses (the engine audit aside)."""
+        return weakest(w.strength for name, w in self.worst.items()
+                       if w.strength and name != ENGINE_CLAUSE)
 
     def negative_control(self, caught: bool, description: str, *, controls, **detail) -> None:
         """Record whether the deliberately false variant was caught (must be, to exit 0).
@@ -214,6 +280,18 @@ def control_problem(ctx: Context) -> str | None:
         return (f"the negative control left {c['unaccounted']} of its {c['planned']} "
                 f"drawn cases unaccounted for ({c['description']})")
     return None
+
+
+def engine_problem(ctx: Context) -> str | None:
+    """Why the engine audits make ``ctx``'s claim an ERROR (the first disagreement), or ``None``."""
+    if not ctx.disagreements:
+        return None
+    d = ctx.disagreements[0]
+    at = "" if d["index"] is None else f" (element {d['index']})"
+    more = len(ctx.disagreements) - 1
+    return (f"the engine disagrees with its definition: {d['quantity']} on case "
+            f"{d['family']}/{d['seed']}{at}: engine {d['engine']!r}, reference "
+            f"{d['reference']!r}" + (f"; and {more} more disagreement(s)" if more else ""))
 
 
 def verdict_of(ctx: Context) -> str:

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 __all__ = ["VERDICTS", "STRENGTHS", "Clause", "Claim", "Case", "CheckResult", "validate",
-           "weakest", "digest", "plain"]
+           "weakest", "digest", "plain", "ENGINE_CLAUSE", "ENGINE"]
 
 VERDICTS = ("PASS", "FAIL", "ASSUMPTION-NOT-MET", "INCONCLUSIVE", "ERROR")
 #: evidence strengths, weakest first
@@ -55,6 +55,16 @@ class Clause:
     #: the unit of this clause's slack (e.g. "relative error", "radians"); "" means the
     #: claim's :attr:`Claim.slack_unit`
     slack_unit: str = ""
+
+
+#: the clause every claim records from its engine audits (:meth:`Context.audit`): the
+#: quantities the check used, re-derived on a sample of its own cases by a second, naive
+#: implementation.  It audits the machinery, not the claim: it has its own strength and is
+#: left out of the claim's (a PASS also needs it evaluated; a disagreement is an ERROR).
+ENGINE_CLAUSE = "engine_agrees"
+ENGINE = Clause(ENGINE_CLAUSE, "1 − (largest |engine − reference| over its allowance) for "
+                "every audited quantity; < 0: the engine disagrees with its definition",
+                evidence="proved")
 
 
 @dataclass(frozen=True)
@@ -92,7 +102,7 @@ class Claim:
     @property
     def evidence(self) -> str | None:
         """The weakest declared strength: what a PASS of this claim can at best mean."""
-        return weakest(c.evidence for c in self.clauses)
+        return weakest(c.evidence for c in self.clauses if c.name != ENGINE_CLAUSE)
 
 
 def validate(claim: Claim, module=None) -> Claim:

@@ -26,7 +26,7 @@ from . import registry
 from .checkpoint import MISSING
 from .mapper import Cancelled, Mapper
 from .contract import Case, CheckResult
-from .context import Context, control_problem, verdict_of
+from .context import Context, control_problem, engine_problem, verdict_of
 from .distribution import slack_distribution
 
 #: innermost stack frames kept in an ERROR's traceback summary
@@ -80,6 +80,7 @@ def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckRe
         worst_family=None if worst is None else worst.family, reproduce=reproduce,
         measurements=ctx.measurements, negative_control=ctx.control,
         counts={**ctx.counts, "evaluated": len(ctx.recorded),
+                **{f"{k}_cases": len(v) for k, v in ctx.declared.items()},
                 **{f"{k}_examples": v[:5] for k, v in ctx.reasons.items()}},
         error=error, ledger=ctx.ledger_entries, families=dict(ctx.family_counts),
         evidence=ctx.evidence)
@@ -121,8 +122,10 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
         try:
             module.check(ctx)
             verdict = verdict_of(ctx)
-            problem = control_problem(ctx)
-            if problem is not None:  # a control that proved nothing is the check's defect
+            # an engine that disagrees with its definition voids the verdict; so does a
+            # control that proved nothing
+            problem = engine_problem(ctx) or control_problem(ctx)
+            if problem is not None:
                 verdict, error = "ERROR", problem
         except Cancelled:
             raise

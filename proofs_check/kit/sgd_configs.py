@@ -12,11 +12,11 @@ import linteach as lt
 from linteach.bounds import sgd_update_bound
 
 from ..engine.contract import Case, digest
-from .sgd_cases import SignFlippedUNet, theorem_teacher, train_configuration
+from .sgd_cases import flip_u_update, theorem_teacher, train_configuration
 
 __all__ = ["INVARIANTS", "CLAUSES", "EPOCH_SCALE", "FAMILIES", "SCALING_N", "SCALING_EPS",
            "CONTROL_FAMILIES", "draw_configuration", "run_sgd_case", "sgd_items",
-           "run_sgd_cases"]
+           "run_sgd_cases", "audit_subject", "AUDIT_EPOCHS"]
 
 INVARIANTS = ("F_gain_per_step", "G2_gain_per_step")
 CLAUSES = INVARIANTS + ("mistake_epochs_le_T_exact_over_n",
@@ -100,15 +100,15 @@ def run_sgd_case(item: dict) -> dict:
         w_star = theorem_teacher(X, y)
     except lt.NotSeparableError as exc:
         return {"config": cfg, "assumption_not_met": f"not separable through the origin: {exc}"}
-    net = (SignFlippedUNet if item.get("corrupt") else lt.Net)(k=cfg["k"], alpha=cfg["alpha"],
-                                                                v=cfg["v"])
+    net = lt.Net(k=cfg["k"], alpha=cfg["alpha"], v=cfg["v"])
     d = X.shape[1]
     R0 = np.asarray(spec["R0"], dtype=np.float64)
     W0 = net.init(d, scale=1.0, rng=init_rng, batch=len(R0)) * (R0 / np.sqrt(d))[:, None, None]
     max_epochs = max(1, int(round(spec["epochs"] * item.get("epoch_scale", 1.0))))
     mon, W, epochs = train_configuration(net, X, y, w_star, W0, eta=cfg["eta"], eps=cfg["eps"],
                                          max_epochs=max_epochs, rng=order_rng,
-                                         until=spec["until"])
+                                         until=spec["until"],
+                                         grad=flip_u_update if item.get("corrupt") else None)
     R_0 = np.linalg.norm(W0, axis=-1).max(axis=-1)
     w_norm = float(np.linalg.norm(w_star))
     bounds = [[sgd_update_bound(len(y), e, R_x=mon.R_x, R_0=float(r0), alpha=cfg["alpha"],
@@ -124,6 +124,41 @@ def run_sgd_case(item: dict) -> dict:
             "F_slack": mon.F_slack, "G_slack": mon.G_slack, "F_worst_t": mon.F_worst_t,
             "G_worst_t": mon.G_worst_t,
             "digests": {"data": digest(X), "W0": digest(W0), "W": digest(W)}}
+
+
+#: epochs of each audited case that the engine audit replays step by step
+AUDIT_EPOCHS = 2
+
+
+def audit_subject(case: Case, *, augment: bool = False, offset: float = 0.5) -> dict:
+    """The objects of ``case`` as :func:`run_sgd_case` builds them, for the engine audit
+    (:mod:`proofs_check.kit.audit`): data, net, the R initialisations, its first
+    :data:`AUDIT_EPOCHS` epochs of SGD (two identical order generators) and its teacher."""
+    spec = FAMILIES.get(case.family) or CONTROL_FAMILIES[case.family]
+    cfg, (data_rng, init_rng, order_rng) = draw_configuration(case, spec)
+    again = draw_configuration(case, spec)[1][2]
+    X, y = _dataset(cfg, spec, data_rng, augment=augment, offset=offset)
+    net = lt.Net(k=cfg["k"], alpha=cfg["alpha"], v=cfg["v"])
+    R0 = np.asarray(spec["R0"], dtype=np.float64)
+    d = X.shape[1]
+    W0 = net.init(d, scale=1.0, rng=init_rng, batch=len(R0)) * (R0 / np.sqrt(d))[:, None, None]
+    subject = {"net": net, "W": W0, "X": X, "y": y,
+               "sgd": {"eta": cfg["eta"], "epochs": AUDIT_EPOCHS, "rng": order_rng,
+                       "rng_again": again}}
+    try:
+        w_star = subject["teacher"] = theorem_teacher(X, y)
+    except lt.NotSeparableError:
+        return subject
+    R_x, w_norm = float(np.linalg.norm(X, axis=1).max()), float(np.linalg.norm(w_star))
+    subject["bounds"] = []
+    for r0 in np.linalg.norm(W0, axis=-1).max(axis=-1):  # the constants run_sgd_case uses
+        for eps in cfg["eps"]:
+            inputs = dict(n=len(y), eps=eps, R_x=R_x, R_0=float(r0), alpha=cfg["alpha"],
+                          k=cfg["k"], eta=cfg["eta"], v=cfg["v"], w_star_norm=w_norm)
+            bound = sgd_update_bound(**inputs)
+            subject["bounds"].append((inputs, {"T_exact": bound.T_exact, "M": bound.M,
+                                               "eps0": bound.eps0}))
+    return subject
 
 
 def sgd_items(cases, spec, *, augment=False, corrupt=False, budget="standard", offset=0.5):

@@ -1,0 +1,188 @@
+"""Engine audits: the contract feature (``ctx.audit`` → ERROR) and the naive references.
+
+The planted-bug tests (an engine broken on purpose, the audits must notice) are in
+``tests/test_audit_planted.py``.
+"""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import linteach as lt
+from proofs_check.engine.contract import ENGINE, ENGINE_CLAUSE, Case, Claim
+from proofs_check.engine.context import Context, engine_problem, verdict_of
+from proofs_check.engine.runner import run_one
+from proofs_check.kit import audit, audit_ref as ref
+
+CASE = Case("fam", 12345)
+
+
+def _claim(**kw):
+    return Claim(id="demo", statement="s", reference="docs/math.md §1", hypotheses="h",
+                 cases="c", control="n", clauses=("held", ENGINE), **kw)
+
+
+def test_audit_agreement_within_allowance_records_nonnegative_slack():
+    ctx = Context(_claim(), seed=0)
+    slack = ctx.audit("q", [1.0, 2.0 + 1e-13], [1.0, 2.0], CASE, rtol=1e-12)
+    assert 0 <= slack < 1 and ctx.disagreements == [] and engine_problem(ctx) is None
+    assert ctx.worst[ENGINE_CLAUSE].evaluated == 1
+
+
+def test_audit_disagreement_names_quantity_case_and_both_values():
+    ctx = Context(_claim(), seed=0)
+    ctx.audit("cluster radius r", [0.5, 0.25], [0.5, 0.75], CASE, rtol=1e-12)
+    msg = engine_problem(ctx)
+    assert "the engine disagrees with its definition" in msg
+    assert "cluster radius r" in msg and "fam/12345" in msg
+    assert "0.25" in msg and "0.75" in msg and "element 1" in msg
+
+
+@pytest.mark.parametrize("engine, reference", [([1.0, 2.0], [1.0]), ([np.nan], [1.0]),
+                                               ([1.0], [np.inf])])
+def test_audit_shape_mismatch_or_nan_or_inf_is_a_disagreement(engine, reference):
+    ctx = Context(_claim(), seed=0)
+    assert ctx.audit("q", engine, reference, CASE, rtol=1e-3, atol=1e-3) < 0
+    assert ctx.disagreements
+
+
+def test_audit_nan_agrees_with_nan_and_inf_with_inf():
+    ctx = Context(_claim(), seed=0)
+    assert ctx.audit("q", [np.nan, np.inf], [np.nan, np.inf], CASE, rtol=0.0) == 1.0
+
+
+def test_zero_allowance_means_exact_equality():
+    ctx = Context(_claim(), seed=0)
+    assert ctx.audit("mask", [1, 0, 1], [1, 0, 1], CASE, rtol=0.0) == 1.0
+    assert ctx.audit("mask", [1, 0, 1], [1, 1, 1], CASE, rtol=0.0) < 0
+
+
+def _module(check):
+    return SimpleNamespace(CLAIM=_claim(), check=check)
+
+
+def _passing(ctx, engine_value):
+    case = ctx.cases(1, "fam")[0]
+    ctx.record("held", 1.0, case)
+    ctx.audit("forward (Eq. 1)", engine_value, 3.0, case, rtol=1e-12)
+    sub = ctx.control_context("control")
+    c = sub.cases(1, "ctl")[0]
+    sub.record("held", -1.0, c)
+    ctx.negative_control(verdict_of(sub) == "FAIL", "planted", controls=sub)
+
+
+def test_runner_turns_a_disagreement_into_error_even_when_every_clause_held():
+    res = run_one("demo", seed=0, budget="quick", load=lambda _id: _module(
+        lambda ctx: _passing(ctx, 3.5)))
+    assert res.verdict == "ERROR"
+    assert "forward (Eq. 1)" in res.error and "3.5" in res.error and "3.0" in res.error
+
+
+def test_runner_passes_when_the_engine_agrees():
+    res = run_one("demo", seed=0, budget="quick", load=lambda _id: _module(
+        lambda ctx: _passing(ctx, 3.0)))
+    assert res.verdict == "PASS" and res.error is None
+
+
+def test_engine_clause_is_required_for_a_pass():
+    def check(ctx):
+        case = ctx.cases(1, "fam")[0]
+        ctx.record("held", 1.0, case)
+    ctx = Context(_claim(), seed=0)
+    check(ctx)
+    assert verdict_of(ctx) == "INCONCLUSIVE"
+
+
+def test_controls_do_not_inherit_the_engine_clause():
+    sub = Context(_claim(), seed=0).control_context("control")
+    assert ENGINE_CLAUSE not in sub.claim.clause_names and "held" in sub.claim.clause_names
+
+
+def test_engine_clause_does_not_set_the_claims_evidence():
+    claim = _claim()
+    assert claim.evidence == "observed"  # "held" is observed; ENGINE is declared proved
+    ctx = Context(claim, seed=0)
+    ctx.record("held", 1.0, CASE)
+    ctx.audit("q", 1.0, 1.0, CASE, rtol=0.0)
+    assert ctx.evidence == "observed"
+
+
+@pytest.mark.parametrize("budget, per", [("quick", 1), ("standard", 2), ("thorough", 5)])
+def test_audit_sample_takes_the_first_cases_of_each_family(budget, per):
+    ctx = Context(_claim(), seed=0, budget=budget)
+    cases = ctx.cases(5, "a") + ctx.cases(3, "b")
+    sample = ctx.audit_sample(ctx.drawn)
+    assert sample == cases[:min(per, 5)] + cases[5:5 + min(per, 3)]
+
+
+# -- the references agree with the engine on ordinary nets (so an audit can pass) ------------
+@pytest.fixture
+def small(rng):
+    net = lt.Net(k=3, alpha=0.3, v=1.7)
+    W = net.init(4, scale=1.0, rng=rng)
+    X = rng.standard_normal((9, 4))
+    y = np.where(rng.random(9) < 0.5, -1.0, 1.0)
+    return net, W, X, y
+
+
+def test_reference_forward_and_gradient_match_the_engine(small):
+    net, W, X, y = small
+    np.testing.assert_allclose(ref.forward(W, X, 0.3, 1.7), net.forward(W, X), rtol=1e-13,
+                               atol=1e-14)
+    np.testing.assert_allclose(ref.grad_mean_loss(W, X, y, 0.3, 1.7),
+                               net.loss_and_grad(W, X, y)[1], rtol=1e-12, atol=1e-15)
+
+
+def test_reference_grad_over_loss_is_grad_divided_by_summed_loss(small):
+    net, W, X, y = small
+    rho = np.linalg.norm(W)
+    log_lsum, G = ref.grad_over_loss(W / rho, np.log(rho), X, y, 0.3, 1.7)
+    L, grad = net.loss_and_grad(W, X, y)
+    np.testing.assert_allclose(np.exp(log_lsum), len(y) * L, rtol=1e-13)
+    np.testing.assert_allclose(G * np.exp(log_lsum) / len(y), grad, rtol=1e-12, atol=1e-15)
+
+
+def test_reference_late_phase_gradient_is_finite_where_the_loss_underflows(small):
+    net, W, X, y = small
+    y = np.sign(net.forward(W, X))  # every point classified
+    log_lsum, G = ref.grad_over_loss(W / np.linalg.norm(W), 650.0, X, y, 0.3, 1.7)
+    assert log_lsum < -700 and np.all(np.isfinite(G)) and np.linalg.norm(G) > 0
+
+
+def test_reference_sgd_constants_match_the_engine():
+    kw = dict(R_x=1.3, R_0=1e-2, alpha=0.3, k=4, eta=0.1, v=2.0, w_star_norm=7.0)
+    bd = lt.bounds.sgd_update_bound(40, 0.2, **kw)
+    mine = ref.sgd_constants(40, 0.2, **kw)
+    for key in ("eps0", "a", "b", "c", "T_exact", "M"):
+        assert mine[key] == pytest.approx(getattr(bd, key), rel=1e-12), key
+
+
+def test_reference_kkt_is_zero_at_the_svm_and_not_at_a_scaled_one(rng):
+    ds = lt.make_separable(20, 3, margin=0.3, rng=rng)
+    w = lt.max_margin_teacher(ds.X, ds.y)
+    G, h = ref.svm_rows(ds.X, ds.y)
+    assert max(ref.qp_kkt(w, G, h).values()) < audit.KKT_TOL
+    assert max(ref.qp_kkt(1.5 * w, G, h).values()) > 1e-3  # feasible, not optimal
+
+
+def test_subject_audit_of_an_ordinary_case_finds_agreement(small):
+    net, W, X, y = small
+    found = audit.audit_subject({"net": net, "W": W, "X": X, "y": y,
+                                 "flow": {"dt": 0.01, "euler_dt": 0.5}})
+    ctx = Context(_claim(), seed=0)
+    audit.record_findings(ctx, CASE, found)
+    assert engine_problem(ctx) is None, engine_problem(ctx)
+    names = {f["quantity"] for f in found}
+    assert {"forward (Eq. 1)", "∇L, per-example loop of Eq. 3", "cluster radius r",
+            "plain Euler replayed"} <= names
+
+
+# -- every registered claim audits its engine -------------------------------------------------
+from proofs_check.engine import registry  # noqa: E402
+
+
+@pytest.mark.parametrize("claim_id", list(registry.CHECKS))
+def test_every_claim_declares_the_engine_clause_and_rebuilds_its_cases(claim_id):
+    module = registry.load(claim_id)
+    assert ENGINE_CLAUSE in module.CLAIM.clause_names
+    assert callable(getattr(module, "audit_subject", None))

@@ -1,0 +1,171 @@
+"""Planted engine bugs that leave the theorems true must still fail ``make verify``.
+
+Each bug below left every claim PASSing before the engine audits existed (the theorems hold,
+or are loose enough, for the wrong object too).  The fast tests plant the bug and audit one
+case of the claim that uses it; the slow ones run the whole claim (``run_one``, quick
+budget) and require the ERROR that names the quantity.
+"""
+import dataclasses
+
+import numpy as np
+import pytest
+
+import linteach as lt
+import linteach.metrics
+import linteach.strategies
+import linteach.train
+from proofs_check.claims import thm5_1, thm6_1
+from proofs_check.engine.contract import Case
+from proofs_check.engine.runner import run_one
+from proofs_check.kit import audit, sgd_cases, sgd_configs, signs
+
+
+class _WithReplacement:
+    """A generator whose ``permutation(n)`` draws n indices *with* replacement (the bug)."""
+
+    def __init__(self, gen):
+        self.gen = gen
+
+    def permutation(self, n):
+        return self.gen.integers(0, n, n)
+
+
+@pytest.fixture
+def sgd_with_replacement(monkeypatch):
+    real = linteach.train._generators
+    monkeypatch.setattr(linteach.train, "_generators",
+                        lambda *a: [_WithReplacement(g) for g in real(*a)])
+
+
+@pytest.fixture
+def v_dropped_from_full_batch_gradient(monkeypatch):
+    real = lt.Net._mask_backward
+    monkeypatch.setattr(lt.Net, "_mask_backward",
+                        lambda self, mask, X, coef: real(self, mask, X, coef) / self.v)
+
+
+def _mean_radius(W):
+    w, u = lt.metrics.split_types(W)
+    dev = [np.linalg.norm(V - V.mean(axis=-2, keepdims=True), axis=-1).mean(axis=-1)
+           for V in (w, u)]
+    return np.maximum(*dev)
+
+
+@pytest.fixture
+def radius_as_mean(monkeypatch):
+    for module in (linteach.metrics, lt, linteach.strategies, signs):
+        monkeypatch.setattr(module, "cluster_radius", _mean_radius)
+
+
+@pytest.fixture
+def thm41_constants_off_by_n(monkeypatch):
+    real = sgd_configs.sgd_update_bound
+
+    def wrong(n, eps, **kw):
+        bd = real(n, eps, **kw)
+        return dataclasses.replace(bd, T_exact=bd.T_exact * n, M=bd.M * n)
+    monkeypatch.setattr(sgd_configs, "sgd_update_bound", wrong)
+
+
+@pytest.fixture
+def monitor_eps0_doubled(monkeypatch):
+    real = sgd_cases.Monitor.__init__
+
+    def init(self, *a, **kw):
+        real(self, *a, **kw)
+        self.eps0 = 2.0 * self.eps0
+    monkeypatch.setattr(sgd_cases.Monitor, "__init__", init)
+
+
+SGD_CASE = Case("small-n", 20210101)
+
+
+def _failing(findings):
+    """Quantities of the findings that disagree (the slack ``ctx.audit`` would record < 0)."""
+    from proofs_check.engine.context import Context
+    from tests.test_audit import _claim
+
+    ctx = Context(_claim(), seed=0)
+    audit.record_findings(ctx, SGD_CASE, findings)
+    return {d["quantity"] for d in ctx.disagreements}
+
+
+def test_no_finding_fails_on_the_stock_engine():
+    assert _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE))) == set()
+
+
+@pytest.mark.usefixtures("sgd_with_replacement")
+def test_sgd_with_replacement_is_caught_by_the_sgd_audit():
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert "SGD epoch visits each point once" in failing
+
+
+@pytest.mark.usefixtures("v_dropped_from_full_batch_gradient")
+def test_v_dropped_from_the_gradient_is_caught_on_a_v_not_1_case():
+    subject = sgd_configs.audit_subject(SGD_CASE)
+    assert subject["net"].v != 1.0  # the bug is invisible (equivalent) at v = 1
+    assert "∇L, per-example loop of Eq. 3" in _failing(audit.audit_subject(subject))
+
+
+@pytest.mark.usefixtures("radius_as_mean")
+def test_cluster_radius_as_a_mean_is_caught_on_a_thm51_net():
+    subject = thm5_1.audit_subject(Case("random", 5))
+    assert "cluster radius r" in _failing(audit.audit_subject(subject))
+
+
+@pytest.mark.usefixtures("thm41_constants_off_by_n")
+def test_thm41_constants_off_by_a_power_of_n_are_caught():
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert {"Thm 4.1 T_exact", "Thm 4.1 M"} <= failing
+
+
+def test_a_wrong_pattern_program_answer_is_caught_by_its_kkt_residuals():
+    from linteach import convex
+
+    X, y, _ = thm6_1.build_case(Case("symmetric", 3), thm6_1.FAMILIES["symmetric"])
+    side_w, side_u = np.where(y > 0, 1, -1), np.where(y > 0, -1, 1)  # the PAR pattern
+    W = convex.nar_program(X, y, 0.3, np.where(y > 0, 1.0, 0.3), np.where(y > 0, 0.3, 1.0), k=2)
+    good = audit.audit_subject({"X": X, "y": y, "pattern": (0.3, side_w, side_u, 2, 1.0, W)})
+    bad = audit.audit_subject({"X": X, "y": y, "pattern": (0.3, side_w, side_u, 2, 1.0, 1.1 * W)})
+    assert _failing(good) == set()
+    # 1.1·W is feasible but not optimal: no multipliers fit (its margins are all > 1)
+    assert "pattern-restricted (P): KKT stationarity" in _failing(bad)
+
+
+# -- the whole claim ends ERROR ---------------------------------------------------------------
+def _claim_error(claim_id):
+    res = run_one(claim_id, seed=0, budget="quick", cases=1)
+    assert res.verdict == "ERROR", (res.verdict, res.error)
+    assert "the engine disagrees with its definition" in res.error
+    return res.error
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sgd_with_replacement")
+def test_thm41_errors_under_sgd_with_replacement():
+    assert "SGD" in _claim_error("thm4.1")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("v_dropped_from_full_batch_gradient")
+def test_thm41_errors_when_v_is_dropped_from_the_gradient():
+    assert "∇L" in _claim_error("thm4.1")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("radius_as_mean")
+def test_thm51_errors_when_the_radius_is_a_mean():
+    error = _claim_error("thm5.1")
+    assert "cluster radius r" in error or "band mask" in error
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("thm41_constants_off_by_n")
+def test_thm41_errors_when_its_constants_are_off_by_n():
+    assert "Thm 4.1" in _claim_error("thm4.1")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("monitor_eps0_doubled")
+def test_thm41_errors_when_the_checks_own_eps0_is_off_by_a_factor():
+    assert "Thm 4.1 eps0" in _claim_error("thm4.1")

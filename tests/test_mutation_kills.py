@@ -1,0 +1,139 @@
+"""Tests written to kill mutants that survived ``make mutate`` (see docs/mutation.md).
+
+Each test pins one behaviour of the verdict logic or the core numerics that no other test
+or claim check distinguished from a small mutation of it.
+"""
+import math
+
+import numpy as np
+import pytest
+
+from proofs_check.engine.contract import ENGINE, Case, Claim
+from proofs_check.engine.context import Context, control_problem, engine_problem, verdict_of
+
+CASE = Case("fam", 7)
+
+
+def _ctx(**kw):
+    claim = Claim(id="demo", statement="s", reference="docs/math.md §1", hypotheses="h",
+                  cases="c", control="n", clauses=("a", "b", ENGINE))
+    return Context(claim, seed=0, **kw)
+
+
+def test_slack_exactly_zero_holds_and_the_smallest_negative_fails():
+    ctx = _ctx()
+    ctx.record("a", 0.0, CASE)
+    ctx.record("b", 0.0, CASE)
+    ctx.audit("q", 1.0, 1.0, CASE, rtol=0.0)
+    assert verdict_of(ctx) == "PASS"
+    ctx.record("a", -np.finfo(float).tiny, CASE)
+    assert verdict_of(ctx) == "FAIL"
+    assert ctx.worst["a"].violations == 1 and ctx.worst["a"].evaluated == 2
+
+
+def test_worst_keeps_the_minimum_and_its_case():
+    ctx = _ctx()
+    ctx.record("a", [3.0, 0.5, 2.0], Case("x", 1))
+    ctx.record("a", 0.7, Case("y", 2))
+    w = ctx.worst["a"]
+    assert (w.slack, w.family, w.seed) == (0.5, "x", 1)
+
+
+def test_one_missing_clause_is_inconclusive_not_pass():
+    ctx = _ctx()
+    ctx.record("a", 1.0, CASE)
+    ctx.audit("q", 1.0, 1.0, CASE, rtol=0.0)
+    assert verdict_of(ctx) == "INCONCLUSIVE"
+    assert any("b" in note for note in ctx.notes)
+
+
+def test_nothing_evaluated_is_assumption_not_met_unless_inconclusive():
+    ctx = _ctx()
+    assert verdict_of(ctx) == "ASSUMPTION-NOT-MET"
+    ctx.inconclusive(CASE, "why")
+    assert verdict_of(ctx) == "INCONCLUSIVE"
+
+
+def test_control_that_evaluated_nothing_or_left_cases_is_a_problem():
+    ctx = _ctx()
+    assert control_problem(ctx) == "the check ran no negative control"
+    sub = ctx.control_context("c")
+    sub.cases(2, "f")
+    ctx.negative_control(True, "d", controls=sub)
+    assert "evaluated no case" in control_problem(ctx)
+    sub2 = ctx.control_context("c2")
+    cases = sub2.cases(2, "f")
+    sub2.record("a", -1.0, cases[0])
+    ctx.negative_control(True, "d", controls=sub2)
+    assert "left 1 of its 2" in control_problem(ctx)
+    sub3 = ctx.control_context("c3")
+    for c in sub3.cases(2, "f"):
+        sub3.record("a", -1.0, c)
+    ctx.negative_control(True, "d", controls=sub3)
+    assert control_problem(ctx) is None
+    assert ctx.control["evaluated"] == 2 and ctx.control["planned"] == 2
+
+
+def test_audit_allowance_is_atol_plus_rtol_times_reference():
+    ctx = _ctx()
+    assert ctx.audit("q", 10.5, 10.0, CASE, rtol=0.04, atol=0.1) == pytest.approx(0.0, abs=1e-12)
+    assert ctx.audit("q", 10.51, 10.0, CASE, rtol=0.04, atol=0.1) < 0
+    assert ctx.audit("q", 9.5, 10.0, CASE, rtol=0.05, atol=0.0) == pytest.approx(0.0, abs=1e-12)
+    assert engine_problem(ctx).count("disagree") == 1 and "1 more" not in engine_problem(ctx)
+
+
+def test_engine_problem_counts_further_disagreements():
+    ctx = _ctx()
+    for _ in range(3):
+        ctx.audit("q", 2.0, 1.0, CASE, rtol=0.0)
+    assert "and 2 more disagreement(s)" in engine_problem(ctx)
+
+
+def test_evidence_above_the_declared_strength_is_refused():
+    ctx = _ctx()
+    with pytest.raises(ValueError, match="exceeds the declared"):
+        ctx.record("a", 1.0, CASE, evidence="proved")
+
+
+def test_nan_slack_is_refused():
+    with pytest.raises(ValueError, match="NaN slack"):
+        _ctx().record("a", [1.0, math.nan], CASE)
+
+
+# -- linteach.metrics.linear_regime (survivors of the metrics-radius-regime campaign) ------------
+import linteach as lt  # noqa: E402
+from proofs_check.kit import audit_ref  # noqa: E402
+
+
+@pytest.fixture
+def net_points(rng):
+    W = lt.strategies.clustered_weights(3, 4, r=0.2, gap=1.5, center_norm=1.0, rng=rng)
+    return W, rng.standard_normal((30, 4))
+
+
+def test_linear_regime_constant_is_keyword_only(net_points):
+    W, X = net_points
+    with pytest.raises(TypeError):
+        lt.linear_regime(W, X, 2.0)
+
+
+@pytest.mark.parametrize("c", [0.0, 0.25, 0.5, 2.0])
+def test_linear_regime_accepts_every_c_from_zero(net_points, c):
+    W, X = net_points
+    mask = audit_ref.band_mask(W, X, c)[0]
+    np.testing.assert_array_equal(lt.linear_regime(W, X, c=c), mask)
+
+
+def test_linear_regime_rejects_a_negative_c(net_points):
+    W, X = net_points
+    with pytest.raises(ValueError, match="`c`"):
+        lt.linear_regime(W, X, c=-0.5)
+
+
+def test_linear_regime_on_stacked_data_equals_each_run_alone(rng):
+    W = np.stack([lt.strategies.clustered_weights(2, 3, r=0.3, gap=1.0, center_norm=0.5,
+                                                  rng=rng) for _ in range(2)])
+    X = rng.standard_normal((2, 25, 3)) * np.array([1e-3, 1.0, 1e3])  # columns of 3 scales
+    stacked = lt.linear_regime(W, X)
+    for i in range(2):
+        np.testing.assert_array_equal(stacked[i], lt.linear_regime(W[i], X[i]))

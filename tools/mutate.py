@@ -1,0 +1,299 @@
+"""Mutation testing of linteach and proofs_check with cosmic-ray (``make mutate``).
+
+    python tools/mutate.py run [TARGET ...] [--out build/mutation]   # run the campaign
+    python tools/mutate.py recheck [TARGET ...]      # rejudge the survivors on today's tree
+    python tools/mutate.py report [--out build/mutation]             # write docs/mutation.md
+
+Each target is a file (optionally a set of its functions).  The repository is copied to a
+scratch folder and cosmic-ray mutates the copy, one mutant at a time; each mutant is judged
+by ``tools/mutation_judge.sh``: first ``python -m proofs_check`` at the quick budget (so we
+learn what ``make verify`` alone kills), then the fast tests.  Results land in
+``<out>/<target>.json``; the report adds the equivalence reasons of :data:`EQUIVALENT`.
+Not part of CI: a full campaign takes hours on two cores.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: the operators we mutate with: arithmetic among + − × ÷, comparisons, booleans, numbers,
+#: unary operators and loops (cosmic-ray's bit/shift/modulo swaps on float code only crash)
+EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)$",
+           r"core/ReplaceBinaryOperator_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)_.*",
+           r"core/ReplaceBinaryOperator_(Add|Sub|Div)_Pow", r"core/ReplaceBinaryOperator_Pow_.*",
+           r"core/ReplaceComparisonOperator_.*_(Is|IsNot|In|NotIn)$",
+           r"core/ReplaceComparisonOperator_(Is|IsNot|In|NotIn)_.*",
+           r"core/ExceptionReplacer", r"core/RemoveDecorator", r"core/ReplaceUnaryOperator_.*_Invert",
+           r"core/ReplaceUnaryOperator_Invert_.*"]
+
+#: target name -> (file, functions or None for the whole file, proofs_check --only ids or
+#: None for every claim, fast tests that judge it)
+TARGETS = {
+    "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
+    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None, ["tests/test_bounds.py"]),
+    "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
+                        ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
+    "metrics-radius-regime": ("linteach/metrics.py",
+                              ["_mean_rows", "_means", "neuron_means", "_radius",
+                               "cluster_radius", "linear_regime"],
+                              None, ["tests/test_metrics.py", "tests/test_mutation_kills.py"]),
+    "verdict": ("proofs_check/engine/context.py",
+                ["verdict_of", "control_problem", "engine_problem", "record", "audit",
+                 "negative_control"], None, ["tests/test_contract.py", "tests/test_audit.py",
+                                             "tests/test_mutation_kills.py"]),
+}
+
+#: mutants judged equivalent by reading them (target, function, operator, line) -> reason;
+#: each was checked by hand: no input can tell the mutant from the original
+EQUIVALENT: dict = {
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 165):
+        "equivalent: `[..., 0]` → `[..., -1]` indexes an axis of length 1 (the matrix-vector "
+        "product's column), so both pick the same element",
+}
+#: survivors killed by a test or check written for them (target, function, operator, line)
+KILLED_BY: dict = {
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 154):
+        "`c` must stay keyword-only (tests/test_mutation_kills.py::"
+        "test_linear_regime_constant_is_keyword_only)",
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_USub_UAdd", 163):
+        "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
+        "alone); on 2-D X, axis 1 is axis -1",
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_Delete_USub", 163):
+        "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
+        "alone); on 2-D X, axis 1 is axis -1",
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 161):
+        "the rule c ≥ 0 at the boundary (test_linear_regime_accepts_every_c_from_zero, "
+        "test_linear_regime_rejects_a_negative_c)",
+}
+
+
+def _spans(path: Path, functions):
+    tree = ast.parse(path.read_text())
+    spans = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in functions:
+            spans[node.name] = (node.lineno, node.end_lineno)
+    return spans
+
+
+def _config(work: Path, target: str, timeout: float) -> Path:
+    file, _functions, only, tests = TARGETS[target]
+    judge = f"bash {ROOT / 'tools' / 'mutation_judge.sh'} {' '.join(only or ['ALL'])} -- " \
+            + " ".join(tests)
+    excl = ", ".join(json.dumps(e) for e in EXCLUDE)
+    cfg = work / "cosmic-ray.toml"
+    cfg.write_text(f"""[cosmic-ray]
+module-path = "{file}"
+timeout = {timeout}
+excluded-modules = []
+test-command = "{judge}"
+
+[cosmic-ray.distributor]
+name = "local"
+
+[cosmic-ray.filters.operators-filter]
+exclude-operators = [{excl}]
+""")
+    return cfg
+
+
+def _skip_outside(session: Path, spans: dict) -> None:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in list(db.pending_work_items):
+            line = item.mutations[0].start_pos[0]
+            if not any(lo <= line <= hi for lo, hi in spans.values()):
+                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+
+
+def _function_of(line: int, spans: dict) -> str:
+    return next((name for name, (lo, hi) in spans.items() if lo <= line <= hi), "-")
+
+
+def run(targets, out: Path, timeout: float) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    bin_dir = Path(sys.executable).parent
+    for target in targets:
+        file, functions, *_ = TARGETS[target]
+        work = _copy_repo(f"linteach-mutate-{target}-")
+        cfg, session = _config(work, target, timeout), work / "session.sqlite"
+        env = {**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable}
+        for cmd in ([bin_dir / "cosmic-ray", "init", cfg, session],
+                    [bin_dir / "cr-filter-operators", session, cfg]):
+            subprocess.run([str(c) for c in cmd], cwd=work, check=True, env=env)
+        spans = _spans(work / file, functions) if functions else {"(file)": (1, 10 ** 9)}
+        _skip_outside(session, spans)
+        print(f"[mutate] {target}: running the mutants of {file} in {work}", flush=True)
+        subprocess.run([str(bin_dir / "cosmic-ray"), "exec", str(cfg), str(session)], cwd=work,
+                       check=True, env=env)
+        (out / f"{target}.json").write_text(json.dumps(_collect(target, session, spans),
+                                                       indent=1))
+        shutil.rmtree(work)
+
+
+def _copy_repo(prefix: str) -> Path:
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    for f in files:
+        (work / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, work / f)
+    return work
+
+
+def recheck(targets, out: Path) -> None:
+    """Re-apply every survivor to a fresh copy of today's tree and judge it again: a test or
+    check added since kills it ("... (added since)"), or it survives still."""
+    for target in targets:
+        path = out / f"{target}.json"
+        if not path.exists():
+            continue
+        res = json.loads(path.read_text())
+        _file, _functions, only, tests = TARGETS[target]
+        for r in res["mutants"]:
+            if r["verdict"] != "survived":
+                continue
+            work = _copy_repo(f"linteach-recheck-{target}-")
+            patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
+            applied = subprocess.run(["git", "apply", "-p1", "-"], cwd=work, input=patch,
+                                     text=True, capture_output=True)
+            if applied.returncode:
+                r["recheck"] = "the mutant no longer applies (its code changed)"
+            else:
+                judge = subprocess.run(
+                    ["bash", str(ROOT / "tools" / "mutation_judge.sh"), *(only or ["ALL"]), "--",
+                     *tests], cwd=work, text=True, capture_output=True,
+                    env={**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable})
+                for stage in ("verify", "tests"):
+                    if f"KILLED-BY: {stage}" in judge.stdout:
+                        r["verdict"] = f"killed by {stage} (added since)"
+            shutil.rmtree(work)
+            print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
+                  flush=True)
+        path.write_text(json.dumps(res, indent=1))
+
+
+def _collect(target, session, spans) -> dict:
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    rows = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item, result in db.completed_work_items:
+            if result.worker_outcome.name == "SKIPPED":
+                continue
+            m = item.mutations[0]
+            output = result.output or ""
+            if result.test_outcome is None or result.worker_outcome.name != "NORMAL":
+                verdict = "incompetent"  # the mutant did not even import / the worker died
+            elif result.test_outcome.name == "SURVIVED":
+                verdict = "survived"
+            elif "KILLED-BY: import" in output:
+                verdict = "incompetent"
+            elif "KILLED-BY: verify" in output:
+                verdict = "killed by verify"
+            elif "KILLED-BY: tests" in output:
+                verdict = "killed by tests"
+            else:
+                verdict = "killed (timeout or crash)"
+            rows.append({"operator": m.operator_name, "occurrence": m.occurrence,
+                         "line": m.start_pos[0], "function": _function_of(m.start_pos[0], spans),
+                         "verdict": verdict, "diff": result.diff or ""})
+    _file, functions, only, tests = TARGETS[target]
+    return {"target": target, "file": TARGETS[target][0], "functions": functions,
+            "judge": {"proofs_check": "every claim" if only is None else
+                      "no claim (tests only)" if only == ["NONE"] else " ".join(only),
+                      "tests": tests},
+            "mutants": rows}
+
+
+def report(out: Path, path: Path) -> None:
+    lines = ["# Mutation testing", "",
+             "Generated by `python tools/mutate.py report` from the results of `make mutate` "
+             "(cosmic-ray; each mutant judged first by `python -m proofs_check --budget quick`, "
+             "then by the fast tests).  Do not edit by hand.", "",
+             "| target | file | mutants | killed by verify | killed by tests only | other kills "
+             "| killed by checks/tests added since | survived | equivalent |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    survivors, judged = [], []
+    for res_file in sorted(out.glob("*.json")):
+        res = json.loads(res_file.read_text())
+        rows = res["mutants"]
+        count = {v: sum(r["verdict"] == v for r in rows) for v in
+                 ("killed by verify", "killed by tests", "survived",
+                  "killed by verify (added since)", "killed by tests (added since)")}
+        other = len(rows) - sum(count.values())  # crashes on import, timeouts
+        equivalent = [r for r in rows if r["verdict"] == "survived"
+                      and _key(res["target"], r) in EQUIVALENT]
+        where = res["file"] + ("" if not res["functions"] else
+                               " (" + ", ".join(res["functions"]) + ")")
+        judge = res.get("judge", {})
+        judged.append(f"- {res['target']}: `proofs_check --budget quick` on "
+                      f"{judge.get('proofs_check', '(not recorded)')}, then "
+                      f"{', '.join(judge.get('tests', [])) or '(not recorded)'}")
+        since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
+        lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
+                     f"| {count['killed by tests']} | {other} | {since} "
+                     f"| {count['survived'] - len(equivalent)} | {len(equivalent)} |")
+        survivors += [(res["target"], r) for r in rows
+                      if r["verdict"] == "survived" or "added since" in r["verdict"]]
+    lines += ["", "Judged by (a campaign on this shared machine judges with the claims that use "
+              "the target, not all ten; `make mutate` without options uses every claim):", "",
+              *judged]
+    lines += ["", "`make verify` alone kills the mutants in the 'killed by verify' column; "
+              "'killed by tests only' survived verify and were killed by the fast tests; "
+              "'other kills' are mutants that do not import (syntax or import errors: not competent "
+              "mutants) or time out.", ""]
+    if survivors:
+        lines += ["## Survivors", ""]
+        for target, r in survivors:
+            if "added since" in r["verdict"]:
+                reason = f"{r['verdict']}: {KILLED_BY.get(_key(target, r), 'a later check')}"
+            else:
+                reason = EQUIVALENT.get(_key(target, r), "**not equivalent: open**")
+            diff = "\n".join(ln for ln in r["diff"].splitlines()
+                             if ln.startswith(("+", "-")) and not ln.startswith(("+++", "---")))
+            lines += [f"- {target}, `{r['function']}` line {r['line']}, {r['operator']}: "
+                      f"{reason}", "", "  ```diff", *[f"  {ln}" for ln in diff.splitlines()],
+                      "  ```", ""]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _key(target, r):
+    return (target, r["function"], r["operator"], r["line"])
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("command", choices=("run", "recheck", "report"))
+    p.add_argument("targets", nargs="*", default=list(TARGETS))
+    p.add_argument("--out", type=Path, default=ROOT / "build" / "mutation")
+    p.add_argument("--doc", type=Path, default=ROOT / "docs" / "mutation.md")
+    p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--only", nargs="*", default=None,
+                   help="judge with these claims only instead of the target's (a cheaper, "
+                        "weaker campaign; the report says so)")
+    args = p.parse_args(argv)
+    if args.only:
+        for name in args.targets:
+            file, functions, _, tests = TARGETS[name]
+            TARGETS[name] = (file, functions, args.only, tests)
+    if args.command == "run":
+        run(args.targets, args.out, args.timeout)
+    elif args.command == "recheck":
+        recheck(args.targets, args.out)
+    else:
+        report(args.out, args.doc)
+
+
+if __name__ == "__main__":
+    main()
