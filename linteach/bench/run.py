@@ -60,6 +60,7 @@ def main(argv=None) -> int:
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--scale-md", help="rewrite the generated campaign part of this page "
                                       "(docs/scale.md)")
+    p.add_argument("--campaign-only", action="store_true", help="only rows C (campaign costs)")
     p.add_argument("--campaign-budgets", default="standard",
                    help="budgets of the per-claim cases/s rows C3 (comma-separated; "
                         "'' skips them; thorough takes tens of minutes)")
@@ -76,7 +77,8 @@ def main(argv=None) -> int:
     if torch is not None and args.blas_threads:
         torch.set_num_threads(args.blas_threads)  # the same thread budget on both sides
     info["torch_threads"] = None if torch is None else torch.get_num_threads()
-    plan = _plan(repeats, quick=args.quick, skip_verify=args.skip_verify)
+    plan = [] if args.campaign_only else _plan(repeats, quick=args.quick,
+                                               skip_verify=args.skip_verify)
     plan += rows_campaign_plan(repeats, [b for b in args.campaign_budgets.split(",") if b])
     steps = Steps("bench", len(plan), quiet=args.quiet)
     steps.write(table([]))
