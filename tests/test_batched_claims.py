@@ -74,7 +74,7 @@ def test_batch_sizes_are_fixed_by_the_checks():
 
 @pytest.mark.parametrize("family", ["small-3d"])
 def test_thm61_batched_equals_alone(family):
-    _compare(thm6_1.run_cases, family, lambda cs: (cs, family, 80), seeds=SEEDS[:2])
+    _compare(thm6_1.run_cases, family, lambda cs: (cs, family, 60), seeds=SEEDS[:2])
 
 
 @pytest.mark.slow

@@ -63,3 +63,10 @@ def test_throughput_old_and_new_grouping_give_the_same_report():
     m = throughput.measure("appJ", budget="quick", cases=4)
     assert m["chunk"] == {"now": registry.load("appJ").CHUNK, "old": 3}
     assert m["same_report"] is True and m["now"]["cases"] == m["old"]["cases"] >= 4
+
+
+def test_merged_documents_let_a_later_row_replace_an_earlier_one():
+    first, second = _doc(), _doc()
+    second["rows"] = [dict(second["rows"][0], value=99.0)]
+    rows = {r["id"]: r for r in rc.merged([first, second])["rows"]}
+    assert rows["C1 fam (n=3) ratio"]["value"] == 99.0 and len(rows) == len(first["rows"])
