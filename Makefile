@@ -108,6 +108,7 @@ endif
 update-bench: bench
 	cp build/bench.md docs/bench.md
 	cp build/bench.json docs/bench.json
+	$(BIN)/python -m linteach.bench.rows_campaign build/bench.json docs/scale.md
 
 ## sdist and wheel into dist/ (the `build` frontend is installed into .venv on first use)
 dist: $(STAMP)
