@@ -137,3 +137,52 @@ def test_linear_regime_on_stacked_data_equals_each_run_alone(rng):
     stacked = lt.linear_regime(W, X)
     for i in range(2):
         np.testing.assert_array_equal(stacked[i], lt.linear_regime(W[i], X[i]))
+
+
+# -- linteach.bounds.sgd_update_bound (survivors of the bounds campaign) ------------------------
+BOUND_ARGS = dict(R_x=1.3, R_0=1e-2, alpha=0.3, k=4, eta=0.1, v=2.0, w_star_norm=7.0)
+
+
+def test_t_exact_and_m_are_rounded_up_never_down():
+    """Both are reported at least 2^-41 above their float evaluation (the documented round-up
+    is 2^-40; the evaluation error is ~1e-15), so neither is ever below the exact root."""
+    bd = lt.bounds.sgd_update_bound(300, 0.2, **BOUND_ARGS)
+    mine = audit_ref.sgd_constants(300, 0.2, **BOUND_ARGS)
+    assert bd.T_exact >= mine["T_exact"] * (1 + 2.0**-41)
+    assert bd.M >= mine["M"] * (1 + 2.0**-41)
+
+
+@pytest.mark.parametrize("name, value", [("eta", -0.1), ("eta", 0.0), ("v", -1.0), ("v", 0.0),
+                                         ("R_x", -1.0), ("R_x", 0.0), ("R_0", -1e-3),
+                                         ("w_star_norm", -1.0), ("w_star_norm", 0.0),
+                                         ("alpha", -0.1), ("alpha", 0.0), ("k", 0)])
+def test_sgd_update_bound_rejects_each_out_of_range_argument(name, value):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        lt.bounds.sgd_update_bound(40, 0.1, **{**BOUND_ARGS, name: value})
+
+
+@pytest.mark.parametrize("n, eps", [(0, 0.1), (40, 0.0), (40, -0.1)])
+def test_sgd_update_bound_rejects_n_below_1_and_eps_not_positive(n, eps):
+    with pytest.raises(ValueError, match="`n`" if n < 1 else "`eps`"):
+        lt.bounds.sgd_update_bound(n, eps, **BOUND_ARGS)
+
+
+def test_sgd_update_bound_accepts_the_boundary_values():
+    bd = lt.bounds.sgd_update_bound(1, 1e-3, **{**BOUND_ARGS, "R_0": 0.0, "k": 1})
+    assert bd.c == 0.0 and bd.T_exact > 0
+
+
+def test_a_positive_slack_is_no_violation():
+    ctx = _ctx()
+    ctx.record("a", [1.0, 0.5], CASE)
+    ctx.record("a", 0.0, CASE)
+    assert ctx.worst["a"].violations == 0 and ctx.worst["a"].evaluated == 2
+
+
+def test_evidence_counts_count_every_evaluation():
+    ctx = _ctx()
+    for _ in range(3):
+        ctx.record("a", 1.0, CASE)
+    ctx.audit("q", 1.0, 1.0, CASE, rtol=0.0, evidence="probed")
+    assert ctx.worst["a"].evidence == {"observed": 3}
+    assert ctx.worst["engine_agrees"].evidence == {"probed": 1}

@@ -3,8 +3,8 @@
 * ``python -m build`` makes an sdist and a wheel; the wheel carries the library, the
   benchmark and proofs_check, the sdist also the tests, examples, docs and the legal files.
 * ``pip install <wheel>`` into a fresh venv (no extras) imports linteach without any test or
-  plotting package, runs the README tour and prints what the README says, and both console
-  scripts answer.
+  plotting package, runs the README tour and prints what the README says, both console
+  scripts answer, and a claim check runs.
 * The sdist's own test suite (``-m "not slow"``) passes in a fresh venv with its extras.
 """
 import re
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.fresh_venv]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,8 +54,10 @@ def test_the_wheel_holds_the_package_and_no_tests(dist):
     text = zipfile.ZipFile(dist[1]).read(meta).decode()
     requires = re.findall(r"^Requires-Dist: ([A-Za-z0-9_.\-]+)(.*)$", text, re.M)
     core = {name.lower() for name, rest in requires if "extra ==" not in rest}
-    assert core == {"numpy", "scipy", "cvxpy", "clarabel", "scikit-learn", "threadpoolctl"}
-    assert {"pytest", "hypothesis", "matplotlib"}.isdisjoint(core)
+    # hypothesis only until proofs_check stops drawing cases through linteach.strategies
+    assert core == {"numpy", "scipy", "cvxpy", "clarabel", "scikit-learn", "threadpoolctl",
+                    "hypothesis"}
+    assert {"pytest", "matplotlib", "torch", "dask"}.isdisjoint(core)
 
 
 def test_the_sdist_carries_tests_examples_docs_and_legal_files(dist):
@@ -74,7 +76,8 @@ def test_pip_install_into_a_fresh_venv_runs_the_readme_tour(dist, tmp_path):
     away.mkdir()
     heavy = _run([bindir / "python", "-c",
                   "import sys, linteach; print(linteach.__file__); print(sorted(m for m in "
-                  "('pytest', 'hypothesis', 'matplotlib', 'cvxpy') if m in sys.modules))"],
+                  "('pytest', 'hypothesis', 'matplotlib', 'cvxpy', 'sklearn') "
+                  "if m in sys.modules))"],
                  cwd=away).stdout.splitlines()
     assert str(tmp_path / "venv") in heavy[0] and heavy[1] == "[]"
     tour = _run([bindir / "python", ROOT / "examples" / "tour.py"], cwd=away).stdout
@@ -83,6 +86,9 @@ def test_pip_install_into_a_fresh_venv_runs_the_readme_tour(dist, tmp_path):
     version = _run([bindir / "linteach", "--version"], cwd=away).stdout
     assert version.startswith("linteach ")
     _run([bindir / "proofs_check", "--help"], cwd=away)
+    # the install set suffices for a claim check (no test or plotting package needed)
+    _run([bindir / "proofs_check", "--only", "thm5.1", "--budget", "quick", "--json",
+          away / "c.json", "--state", away / "state"], cwd=away)
     no_plot = subprocess.run([bindir / "linteach", "figure", "5", "--out", away / "f"],
                              cwd=away, capture_output=True, text=True, timeout=600)
     assert no_plot.returncode == 1 and "linteach[figures]" in no_plot.stderr
