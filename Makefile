@@ -10,7 +10,7 @@ EXTRAS ?= test,figures,dask
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 PIP_INSTALL := $(PIP) install --progress-bar off
 
-.PHONY: help venv shell test test-slow verify update-claims figures bench update-bench \
+.PHONY: pages help venv shell test test-slow verify update-claims figures bench update-bench \
         dist check-dist clean mutate
 
 help:
@@ -77,14 +77,16 @@ verify: $(STAMP)
 ## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md
 update-claims: $(STAMP)
 	@mkdir -p build
-	@echo "[update-claims 1/2] every claim, standard budget, seed $(SEED) -> build/"
+	@echo "[update-claims 1/3] every claim, standard budget, seed $(SEED) -> build/"
 	@rm -f build/claims.json build/claims.md  # never copy a report left by an earlier run
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md || true
 	@test -s build/claims.json
-	@echo "[update-claims 2/2] build/claims.* -> docs/ (commit them with the change that moved them)"
+	@echo "[update-claims 2/3] build/claims.* -> docs/ (commit them with the change that moved them)"
 	cp build/claims.json docs/claims.json
 	cp build/claims.md docs/claims.md
+	@echo "[update-claims 3/3] the reviewer pages' generated sections and slack plots"
+	$(BIN)/proofs_check --from docs/claims.json --pages docs/claims
 
 ## the paper's figures (PNG + JSON of the plotted numbers) into docs/figures/, and the numbers
 ## of docs/figures.md regenerated from those JSON files (about 6 min on 2 cores)
@@ -108,6 +110,7 @@ endif
 update-bench: bench
 	cp build/bench.md docs/bench.md
 	cp build/bench.json docs/bench.json
+	$(BIN)/python -m linteach.bench.rows_campaign build/bench.json docs/scale.md
 
 ## sdist and wheel into dist/ (the `build` frontend is installed into .venv on first use)
 dist: $(STAMP)
@@ -135,3 +138,7 @@ mutate: $(STAMP)
 	@echo "[mutate] running the mutants of $(if $(MUTATE),$(MUTATE),every target)"
 	$(BIN)/python tools/mutate.py run $(MUTATE)
 	$(BIN)/python tools/mutate.py report
+
+## the generated sections (and slack plots) of docs/claims/<id>.md from docs/claims.json
+pages: $(STAMP)
+	$(BIN)/proofs_check --from docs/claims.json --pages docs/claims

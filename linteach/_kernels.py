@@ -12,11 +12,13 @@ The protocol, three calls (``W (..., 2k, d)``, ``X (..., n, d)``, ``coef (..., n
     hold it).  ``pre`` is valid until the next ``forward`` into the same ``out``.
 ``backward(pre, X, coef) -> G``
     ``G = Σ_i coef_i ∇_W N_W(x_i)``, shape ``(..., 2k, d)`` (Eq. 3); may consume ``pre``.
-``sgd_update(W, x, y, ex, *, eta, out=None) -> (q, g)``
+``sgd_update(W, x, y, ex, *, eta, out=None, checked=True) -> (q, g)``
     One Eq. 3 update in place, ``W ← W − η ∇_W ℓ(y N_W(x))``, returning the margin ``q``
     and ``g(q)`` *before* it.  Either one run, ``W (2k, d)``, ``x (d,)``, ``y`` a float,
     ``ex = η y x (d,)``; or R runs, ``W (R, 2k, d)``, ``x (R, d, 1)``, ``y (R,)``,
-    ``ex (R, 1, d)``.  ``out`` is a scratch like ``W``.
+    ``ex (R, 1, d)``.  ``out`` is a scratch like ``W``.  ``checked=False`` skips the
+    per-update underflow check of the pre-activations; pass it only while
+    :func:`underflow_free` holds (``sgd`` re-establishes it every epoch).
 
 What is bit-identical to what (each statement is a test in ``tests/test_perf_equivalence.py``
 or ``tests/test_batched.py``):
@@ -64,6 +66,18 @@ def _trusted(Z, d: int) -> bool:
     return bool(np.multiply(Z, 2.0 ** -(d.bit_length() + 2)).all())
 
 
+def underflow_free(W, X) -> bool:
+    """No product ``w_jl x_il`` of nonzero entries can underflow: all are ``≥ 2^-900``.
+
+    Then a pre-activation's float64 sign is its true sign up to ordinary rounding, and SGD
+    may skip the per-update check for an epoch: an update shrinks a nonzero weight by at
+    most ``2^53`` unless it cancels it to the last bit, so leaving this regime within one
+    epoch takes three such cancellations of the same weight.
+    """
+    lows = [np.abs(A[A != 0]).min(initial=np.inf) for A in (W, X)]
+    return bool(lows[0] * lows[1] >= 2.0 ** -900)
+
+
 def _row_scaled(A):
     """``A`` with each row (last axis) divided by a power of two near its largest entry."""
     top = np.abs(A).max(axis=-1, keepdims=True)
@@ -90,7 +104,7 @@ class Kernel(Protocol):
 
     def backward(self, pre, X, coef): ...
 
-    def sgd_update(self, W, x, y, ex, *, eta, out=None): ...
+    def sgd_update(self, W, x, y, ex, *, eta, out=None, checked=True): ...
 
 
 def kernel_for(net, grad: Callable | None = None) -> Kernel:
@@ -206,14 +220,14 @@ class Fused:
         G *= self.a[:, None]
         return G
 
-    def sgd_update(self, W, x, y, ex, *, eta, out=None):
+    def sgd_update(self, W, x, y, ex, *, eta, out=None, checked=True):
         """One Eq. 3 update in place (``eta`` is already in ``ex = η y x``)."""
         if out is not None and W.size < SGD_SCRATCH_FROM:
             out = None
         d = W.shape[-1]
         if W.ndim == 2:  # one run: plain 1-D examples, the fewest numpy calls per update
             z = W @ x
-            on = z > 0.0 if _trusted(z, d) else active(W, x[None], z[None])[0]
+            on = z > 0.0 if not checked or _trusted(z, d) else active(W, x[None], z[None])[0]
             sa = np.where(on, self.a_col[0, :, 0], self.a_col[1, :, 0])  # a_j σ'(z_j)
             q = y * (z @ sa)
             gq = _loss.g(q)
@@ -221,7 +235,7 @@ class Fused:
             W += np.multiply(sa[:, None], ex, out=out)
             return q, gq
         z = np.matmul(W, x)  # (R, 2k, 1): one gemv per run
-        on = z > 0.0 if _trusted(z, d) else np.swapaxes(active(
+        on = z > 0.0 if not checked or _trusted(z, d) else np.swapaxes(active(
             W, np.swapaxes(x, -1, -2), np.swapaxes(z, -1, -2)), -1, -2)
         sa = np.where(on, self.a_col[0], self.a_col[1])
         q = y * np.matmul(np.swapaxes(z, -1, -2), sa)[:, 0, 0]  # one dot per run
@@ -263,7 +277,7 @@ class Controlled:
         """``grad(Net.backward(W, X, coef))`` with ``W = pre``."""
         return self._transformed(self.net.backward(pre, X, coef))
 
-    def sgd_update(self, W, x, y, ex, *, eta, out=None):
+    def sgd_update(self, W, x, y, ex, *, eta, out=None, checked=True):
         """``W ← W − η grad(∇ℓ)``, the runs as R single-point problems ``(R, 1, d)``."""
         runs = W if W.ndim == 3 else W[None]
         xs = np.swapaxes(x, -1, -2) if W.ndim == 3 else x[None, None, :]

@@ -1,6 +1,6 @@
 """Condition 4 of Theorem 6.2 ("data approximately symmetric about the origin"), by LPs.
 
-EQUATIONS §7 (derived): for every z, if z is positive on all positive points then it is
+docs/math.md §7 (derived): for every z, if z is positive on all positive points then it is
 negative on all negative points, and vice versa.  Each implication is decided by one HiGHS
 LP per point, whose dual certificate is re-checked in NumPy.  No cvxpy.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from ._check import check_array, check_real
+from ._check import check_array, check_real, float_guard
 from .errors import SolverError
 from .kkt import check_Xy
 
@@ -121,7 +121,7 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
 
     Notes
     -----
-    EQUATIONS §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
+    docs/math.md §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
     empty, and for each positive j, ``{z : z·x_i ≤ −1 ∀ y_i = −1, z·x_j ≤ 0}``.  Each is
     decided by one HiGHS LP whose optimum is the slack; the LP's dual certificate
     ``−x_j ∈ cone{x_i}`` is re-checked in NumPy.
@@ -158,6 +158,9 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
     witness = None
     if not holds:  # ≥ 1 on the other class of the points as given, signs unchanged
         cls = -y[j]
-        witness = zs[j] / ((cls * X_in[y == cls]) @ (cls * zs[j])).min()
+        # min_i z·x_i over the points as given, via unit rows (no overflow at any scale)
+        P_in = X[y == cls] * norms[y == cls]
+        with float_guard("the Assumption 4 witness for `X` leaves float64"):
+            witness = zs[j] / ((cls * P_in) @ (cls * zs[j])).min()
     return Assumption4Result(holds, witness, None if holds else j, slack,
                              empty[1.0], empty[-1.0], margin)

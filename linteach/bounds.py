@@ -1,4 +1,4 @@
-"""Theorem 4.1's constants and the proof's potentials (EQUATIONS §3, App. B).
+"""Theorem 4.1's constants and the proof's potentials (docs/math.md §3, App. B).
 
 Conventions, stated once:
 
@@ -36,7 +36,7 @@ __all__ = ["SGDBound", "sgd_update_bound", "teacher_weights", "potential_F", "po
 
 @dataclass(frozen=True)
 class SGDBound:
-    """Theorem 4.1's constants for one setting (EQUATIONS §3); every field a float."""
+    """Theorem 4.1's constants for one setting (docs/math.md §3); every field a float."""
 
     eps0: float
     a: float
@@ -79,7 +79,7 @@ def sgd_update_bound(n, eps, *, R_x, R_0, alpha, k, eta, v, w_star_norm) -> SGDB
 
     Notes
     -----
-    EQUATIONS §3 (the paper's display equations are lost; this is the reconstruction).
+    docs/math.md §3 (the paper's display equations are lost; this is the reconstruction).
     ``1 − e^{−ε0}`` is computed with ``expm1`` so tiny ``ε0`` keeps its digits.
 
     Examples

@@ -2,7 +2,7 @@
 
 The only module that imports cvxpy (it is itself imported lazily).  Every program is
 ``min ½‖θ‖² s.t. Gθ ≥ h`` (:func:`_solve_qp`): the SVM without bias (max-margin teacher,
-EQUATIONS §3); Eq. 8 of Theorem 6.2 on ``θ = (w, u)``, also via its kernel dual (§7); (P)
+docs/math.md §3); Eq. 8 of Theorem 6.2 on ``θ = (w, u)``, also via its kernel dual (§7); (P)
 restricted to an agreement pattern over all ``2k`` neurons, ``θ = vec(W)`` (§6).
 
 Solver policy: CLARABEL, then the other installed solvers of :data:`SOLVER_ORDER`.  An
@@ -159,7 +159,7 @@ def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     Returns
     -------
     w : ndarray, shape (d,)
-        The max-margin teacher: ``‖w‖ = 1/γ`` with ``γ`` the max margin (EQUATIONS §3).
+        The max-margin teacher: ``‖w‖ = 1/γ`` with ``γ`` the max margin (docs/math.md §3).
 
     Raises
     ------
@@ -221,7 +221,7 @@ def solve_eq8(X, y, alpha, *, solver=None):
     Notes
     -----
     Constraints: ``w·x_i − α u·x_i ≥ 1`` for ``y_i = +1`` and ``u·x_i − α w·x_i ≥ 1``
-    for ``y_i = −1`` (EQUATIONS §7, Eq. 8).  The predicted boundary is ``(w − u)·x = 0``.
+    for ``y_i = −1`` (docs/math.md §7, Eq. 8).  The predicted boundary is ``(w − u)·x = 0``.
 
     Examples
     --------
@@ -302,7 +302,7 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     alpha : float
         Leaky slope, ``0 <= alpha < 1``.
     c_w, c_u : array_like, shape (n,), entries in {alpha, 1}
-        The pattern (EQUATIONS §6): ``c_i = 1`` puts every neuron of that type on the
+        The pattern (docs/math.md §6): ``c_i = 1`` puts every neuron of that type on the
         positive side of ``x_i`` (``w_l·x_i ≥ 0``), ``c_i = alpha`` on the negative side.
     k : int, default 1
         Neurons per type.
@@ -323,7 +323,7 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     Notes
     -----
     Inside the pattern ``N_W(x_i) = v Σ_l c^w_i w_l·x_i − v Σ_l c^u_i u_l·x_i`` is linear
-    in ``W``, so this is a convex QP (EQUATIONS §6).
+    in ``W``, so this is a convex QP (docs/math.md §6).
 
     Examples
     --------

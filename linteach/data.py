@@ -3,7 +3,7 @@
 Conventions: ``X`` has shape ``(n, d)`` (or ``(..., n, d)`` for a stack of equal-shape
 sets, one per run), labels ``y ∈ {-1, +1}`` shape ``(..., n)``.  ``Dataset.w_star``, when
 known, is a **teacher in the theorem's normalisation**: ``y_i ⟨w*, x_i⟩ ≥ 1`` for every i
-(EQUATIONS §3), so ``1/‖w*‖`` lower-bounds the max margin.
+(docs/math.md §3), so ``1/‖w*‖`` lower-bounds the max margin.
 """
 from __future__ import annotations
 

@@ -4,11 +4,11 @@
   ``linteach.convex``) condition by condition; :func:`polish` turns a near-optimal answer
   into an exact KKT pair.  Residuals are relative: ``≤ tol`` means "holds" at any scale.
 * :func:`kkt_certificate`: is a trained ``W`` (any scale), in direction, a KKT point of
-  (P) ``min ½‖W‖² s.t. q_i(W) ≥ 1`` (EQUATIONS §4, §6)?
+  (P) ``min ½‖W‖² s.t. q_i(W) ≥ 1`` (docs/math.md §4, §6)?
 
 Condition 4 of Theorem 6.2 (the Assumption 4 LP) lives in ``linteach.assumption4``.
 
-Network conventions (EQUATIONS §1): rows ``0..k-1`` of ``W (2k, d)`` are w neurons
+Network conventions (docs/math.md §1): rows ``0..k-1`` of ``W (2k, d)`` are w neurons
 (second layer ``+v``), rows ``k..2k-1`` u neurons (``−v``); ``σ'(z) = 1`` if ``z > 0``
 else ``α``, so ``σ'(0) = α``.
 """
@@ -148,6 +148,11 @@ def polish(theta, G, h):
     the unique optimum whichever guess produced it.
     """
     theta, G, h = _check_qp(theta, G, h)
+    with float_guard("polishing `theta` against `G`, `h` overflows float64"):
+        return _polish(theta, G, h)
+
+
+def _polish(theta, G, h):
     rel = (G @ theta - h) / np.maximum(1.0, _row_norms(G) * np.linalg.norm(theta))
     for guess in ACTIVE_GUESSES:
         active = np.flatnonzero(rel <= guess)
@@ -221,7 +226,7 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
     ``min_{λ≥0} ‖W − Σ_i λ_i ∇_W q_i(W)‖² + Σ_i (λ_i (q_i − 1) / ‖W‖)²``
     (``scipy.optimize.nnls``; stationarity alone has many solutions), with
     ``∇_{w_j} q_i = v y_i σ'(w_j·x_i) x_i`` and ``∇_{u_j} q_i = −v y_i σ'(u_j·x_i) x_i``
-    (EQUATIONS §1, §6).  The ``(2k·d, n)`` gradient matrix is formed explicitly.
+    (docs/math.md §1, §6).  The ``(2k·d, n)`` gradient matrix is formed explicitly.
 
     Examples
     --------

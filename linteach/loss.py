@@ -1,4 +1,4 @@
-"""Logistic loss in log space (EQUATIONS §2).
+"""Logistic loss in log space (docs/math.md §2).
 
 Conventions, stated once:
 
@@ -35,6 +35,14 @@ def _nan_free(name, arr):
     if bad:
         raise ValueError(f"`{name}` must not contain NaN")
     return arr
+
+
+def _log_norm(log_norm):
+    """``log ‖W‖``: ``−inf`` (W = 0) is a state, ``+inf`` is not."""
+    log_norm = _real("log_norm", log_norm)
+    if np.any(log_norm == np.inf):
+        raise ValueError("`log_norm` must be < inf (log ‖W‖ of a finite W), got inf")
+    return log_norm
 
 
 def _real(name, a, *, min_ndim=0, nan_check=True):
@@ -105,7 +113,11 @@ def logsumexp(a):
 
     ``−inf`` entries are exact zeros of the sum (``−inf`` if all are); ``+inf`` gives ``+inf``.
     """
-    a = _real("a", a, min_ndim=1)
+    return _logsumexp_inf(_real("a", a, min_ndim=1))
+
+
+def _logsumexp_inf(a):
+    """:func:`logsumexp` of a validated array, ``±inf`` entries allowed."""
     m = a.max(axis=-1, keepdims=True)
     if np.all(np.isfinite(m)):
         return _logsumexp(a)
@@ -128,7 +140,7 @@ def mean_loss(q):
 
 def log_sum_loss(q):
     """``log L_sum = log Σ_i ℓ(q_i)`` over the last axis, finite in the late phase."""
-    return _logsumexp(_log_ell(_real("q", q, min_ndim=1)))
+    return _logsumexp_inf(_log_ell(_real("q", q, min_ndim=1)))
 
 
 def log_expm1_exp(log_x):
@@ -188,7 +200,7 @@ def scaled_loss_terms(q_hat, log_norm):
     except that a misclassified margin past ``−e^40`` enters as ``log ℓ = log |q|``.
     """
     q_hat = _real("q_hat", q_hat, min_ndim=1, nan_check=False)
-    ln = np.asarray(_real("log_norm", log_norm))[..., None]
+    ln = np.asarray(_log_norm(log_norm))[..., None]
     q_min = _nan_free("q_hat", q_hat.min(axis=-1, keepdims=True))  # min propagates NaN
     # exact limits, not accidents: log 0 = −inf (q̂ = 0, the argmin) and e^{huge} = inf
     with np.errstate(divide="ignore", over="ignore"):
@@ -215,7 +227,7 @@ def scaled_loss_terms(q_hat, log_norm):
 
 def log_sum_loss_scaled(lead, rest, log_norm):
     """``log L_sum`` from :func:`scaled_loss_terms` (``−inf`` once it is below any float)."""
-    return _lsl_scaled(_real("lead", lead), _real("rest", rest), _real("log_norm", log_norm))
+    return _lsl_scaled(_real("lead", lead), _real("rest", rest), _log_norm(log_norm))
 
 
 def _lsl_scaled(lead, rest, log_norm):
@@ -227,10 +239,11 @@ def _lsl_scaled(lead, rest, log_norm):
 def smoothed_margin_scaled(lead, rest, log_norm):
     """``γ̃`` from :func:`scaled_loss_terms`, finite for every ‖W‖ (Eq. 5, summed loss)."""
     lead, rest = _real("lead", lead), _real("rest", rest)
-    log_norm = _real("log_norm", log_norm)
+    log_norm = _log_norm(log_norm)
     direct = _smoothed_from(np.where(lead > 0, -30.0, rest), log_norm)
     # L_sum ≤ n e^{-30}: −log(e^L − 1) = −log L − L/2 + O(L²), and −log L = ‖W‖ lead − rest
-    half_l = 0.5 * np.exp(_lsl_scaled(lead, rest, log_norm))
+    with np.errstate(over="ignore"):  # used only where lead > 0, i.e. L_sum ≤ n e^{-30}
+        half_l = 0.5 * np.exp(_lsl_scaled(lead, rest, log_norm))
     with np.errstate(over="ignore"):  # ‖W‖ below e^-709: γ̃ is honestly ±inf
         return np.where(lead > 0, lead - (rest + half_l) * np.exp(-log_norm), direct)
 
@@ -241,7 +254,7 @@ def smoothed_margin_from(log_loss_sum, log_norm):
     Takes ``log L_sum`` and ``log ‖W‖`` so it stays finite when ``L_sum`` underflows
     and ``‖W‖`` overflows.  Meaningful (and ≤ γ̄) once ``L_sum < log 2``.
     """
-    return _smoothed_from(_real("log_loss_sum", log_loss_sum), _real("log_norm", log_norm))
+    return _smoothed_from(_real("log_loss_sum", log_loss_sum), _log_norm(log_norm))
 
 
 def _smoothed_from(log_loss_sum, log_norm):

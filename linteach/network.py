@@ -18,6 +18,7 @@ The trainers evaluate the same network through the fused kernels of ``linteach._
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,9 @@ from ._kernels import Fused, active, loss_and_grad
 
 #: marks a call without labels (``None`` passed as labels is an error, not "no labels")
 _NO_LABELS = object()
+#: most weights ``Net.init`` draws in one call (2**31 float64 = 16 GiB: beyond that a typo in
+#: ``k`` or ``batch`` would exhaust memory instead of raising)
+MAX_INIT_ENTRIES = 2**31
 _OVERFLOW = "`W` and `X` are finite but the network's output overflows float64"
 
 
@@ -77,7 +81,11 @@ class Net:
         d = check_int("d", d, ge=1)
         scale = check_real("scale", scale, ge=0.0)
         rng = check_rng(rng)
-        draws = rng.standard_normal((*check_batch(batch), 2 * self.k, d))
+        shape = (*check_batch(batch), 2 * self.k, d)
+        if math.prod(shape) > MAX_INIT_ENTRIES:
+            raise ValueError(f"`k`, `d` and `batch` ask for {math.prod(shape)} weights "
+                             f"(shape {shape}); at most {MAX_INIT_ENTRIES} are drawn at once")
+        draws = rng.standard_normal(shape)
         with float_guard(f"`scale` = {scale:g} times N(0, 1) draws overflows float64"):
             return scale * draws
 

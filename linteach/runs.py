@@ -35,6 +35,10 @@ class Trace:
     def keys(self):
         return self.data.keys()
 
+    def __repr__(self) -> str:
+        shapes = ", ".join(f"{k}: {np.shape(v)}" for k, v in self.data.items())
+        return f"Trace({shapes})"
+
     @classmethod
     def from_rows(cls, rows: list[dict]) -> "Trace":
         return cls({key: np.asarray([row[key] for row in rows]) for key in rows[0]})
@@ -55,6 +59,12 @@ class Run:
     direction: np.ndarray
     log_norm: np.ndarray
     log_time: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        W = "None (beyond float64)" if self.W is None else f"array{self.W.shape}"
+        return (f"Run(W={W}, log_norm={np.round(self.log_norm, 3)}, "
+                f"records={len(next(iter(self.trace.data.values()), ()))}, "
+                f"log_time={None if self.log_time is None else np.round(self.log_time, 3)})")
 
 
 def setup(net, W0, data):

@@ -1,4 +1,4 @@
-"""Exact separability through the origin, and the exact max-margin direction (EQUATIONS §3).
+"""Exact separability through the origin, and the exact max-margin direction (docs/math.md §3).
 
 The hard-margin SVM without bias, ``min ‖w‖ s.t. y_i w·x_i ≥ 1``, is the minimum-norm
 point ``p`` of the convex hull of ``g_i = y_i x_i``: ``w* = p/‖p‖²`` and the max margin is

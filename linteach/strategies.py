@@ -52,7 +52,8 @@ def clustered_weights(k: int, d: int, *, r: float, rng: np.random.Generator, gap
 
     ``w̄, ū = m ± (gap/2)·ê`` with ``‖m‖ = center_norm``; each type's deviations are drawn,
     centred (they sum to 0, so the means stay put) and scaled so the largest is ``r``.
-    A large ``center_norm/gap`` puts the net where float64 rounding matters.  ``k = 1``
+    A large ``center_norm/gap`` puts the net where float64 rounding matters: ``r`` and the
+    gap are realised up to the rounding of the means, ~1e-16·(center_norm + gap).  ``k = 1``
     forces ``r = 0``.
     """
     k, d = check_int("k", k, ge=1), check_int("d", d, ge=1)
@@ -121,7 +122,7 @@ def _direction(X, side):
 
 def nar_weights(X, side_w, side_u, *, k: int, rng: np.random.Generator,
                 spread: float = 0.5, scale=(0.1, 10.0)) -> np.ndarray:
-    """Weights ``W (2k, d)`` inside the NAR with the chosen sides (EQUATIONS §6).
+    """Weights ``W (2k, d)`` inside the NAR with the chosen sides (docs/math.md §6).
 
     ``side_w[i] = +1`` asks every w neuron to have ``ŵ·x_i > 0`` (``c^w_i = 1``), ``-1`` to
     have ``ŵ·x_i < 0`` (``c^w_i = α``); likewise ``side_u``.  Each neuron is a unit direction
@@ -152,7 +153,7 @@ def nar_weights(X, side_w, side_u, *, k: int, rng: np.random.Generator,
 
 def par_weights(data: Dataset, *, k: int, rng: np.random.Generator, spread: float = 0.5,
                 scale=(0.1, 10.0)) -> np.ndarray:
-    """Weights in PAR (EQUATIONS §7): every w neuron classifies like ``y``, every u like ``−y``."""
+    """Weights in PAR (docs/math.md §7): every w neuron classifies like ``y``, every u like ``−y``."""
     if not isinstance(data, Dataset):
         raise TypeError(f"`data` must be a linteach.Dataset, got {type(data).__name__}")
     return nar_weights(data.X, data.y, -data.y, k=k, rng=rng, spread=spread, scale=scale)

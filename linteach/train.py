@@ -29,7 +29,8 @@ import numpy as np
 
 from . import loss as _loss
 from ._check import check_callback, check_flag, check_int, check_real, float_guard
-from ._kernels import flow_state, frobenius, grad_over_loss, kernel_for, loss_and_grad
+from ._kernels import (flow_state, frobenius, grad_over_loss, kernel_for, loss_and_grad,
+                       underflow_free)
 from .network import Net
 from .runs import MAX_LOG_NORM, Run, Trace, finish, flow_row, generators, schedule, setup, split
 
@@ -116,6 +117,7 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
         Xp, yp = Xf[runs, perms], yf[runs, perms]  # (R, n, d), (R, n)
         ex = (eta * yp)[..., None] * Xp
         mistakes = np.zeros(R, dtype=np.int64)
+        checked = not underflow_free(Wf, Xf)  # almost always: no check inside the epoch
         if R == 1:  # a single run: plain 1-D examples, the fewest numpy calls per update
             W_run, out = Wf[0], scratch[0]
             examples = zip(Xp[0], yp[0], ex[0])
@@ -124,7 +126,7 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
             examples = zip(Xp.transpose(1, 0, 2)[..., None], yp.T,
                            ex[:, :, None, :].transpose(1, 0, 2, 3))
         for i, (x, yy, exi) in enumerate(examples):
-            q, gq = kernel.sgd_update(W_run, x, yy, exi, eta=eta, out=out)
+            q, gq = kernel.sgd_update(W_run, x, yy, exi, eta=eta, out=out, checked=checked)
             t += 1
             if eps0 is not None or callback is not None:
                 loss_before = _loss.ell(q)

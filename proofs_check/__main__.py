@@ -9,25 +9,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
 import threading
 import time
-from pathlib import Path
 
-from . import compare, pages, report, usage
+from . import compare, listing, pages, replay, report, usage
 from .engine import executor as executors
 from .engine import registry, runner, selftest
 from .engine.checkpoint import Checkpoint
-from .engine.contract import Case
 from .engine.context import BUDGET_SCALE
 from .progress import Progress
 
-#: where ``--replay`` without ``--family`` looks for the recorded cases by default
-DEFAULT_JSON = Path("docs/claims.json")
-PROG = "proofs_check"
+PROG = listing.PROG
 
 
 def _version() -> str:
@@ -43,26 +38,6 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _one_line(text: str, width: int = 72) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
-
-
-def claim_table(checks, load) -> list:
-    """``(id, evidence, slack unit, one-line statement)`` of every claim in ``checks``."""
-    rows = []
-    for claim_id in checks:
-        module = load(claim_id)
-        if module is None:
-            rows.append((claim_id, "—", "—", "not checked yet"))
-            continue
-        claim = module.CLAIM
-        units = sorted({claim.unit(c) for c in claim.clause_names} - {""})
-        rows.append((claim_id, claim.evidence or "—", "; ".join(units) or "—",
-                     _one_line(claim.statement)))
-    return rows
-
-
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     """Shows an option's default where it has one (not for flags and unset options)."""
 
@@ -76,7 +51,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def _parser(epilog: str | None = None):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.replace("``", ""),
+    p = argparse.ArgumentParser(prog=listing.PROG, description=__doc__.replace("``", ""),
                                 epilog=epilog, formatter_class=_Formatter)
     p.add_argument("--version", action="version", version=_version())
     p.add_argument("--list", action="store_true",
@@ -117,24 +92,6 @@ def _parser(epilog: str | None = None):
     return p
 
 
-def _epilog() -> str:
-    rows = claim_table(registry.CHECKS, registry.load)
-    lines = ["claims (id, evidence strength, statement):"]
-    lines += [f"  {cid:8s} {ev:9s} {text}" for cid, ev, _, text in rows]
-    lines += ["", "examples:", f"  {PROG} --budget quick --only thm5.1",
-              f"  {PROG} --json build/claims.json --out build/claims.md",
-              f"  {PROG} --compare docs/claims.json build/claims.json"]
-    return "\n".join(lines)
-
-
-def _list(checks, load) -> int:
-    rows = [("claim", "evidence", "slack unit", "statement")] + claim_table(checks, load)
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    for r in rows:
-        print("  ".join(r[i].ljust(widths[i]) for i in range(3)) + "  " + r[3])
-    return 0
-
-
 def _fmt_result(claim_id, result, suffix=""):
     if result is None:
         return f"{claim_id:10s} {'NOT CHECKED YET':20s}"
@@ -146,74 +103,6 @@ def _fmt_result(claim_id, result, suffix=""):
 
 def _err(text: str) -> None:
     print(text, file=sys.stderr)
-
-
-def _recorded(path: Path, claim_id: str, seed: int):
-    """``(family, ledger, families)`` of case ``seed`` of ``claim_id`` as recorded in ``path``.
-
-    ``family`` is ``None`` when it cannot be told (then ``ledger`` is the reason).
-    """
-    if not path.exists():
-        return None, f"no --family given and no {path} to look the seed up in", []
-    doc = report.load(path)  # ReportError: not a report
-    claim = next((c for c in doc["claims"] if c["id"] == claim_id), None)
-    if claim is None:
-        return None, f"{path} has no results for {claim_id}", []
-    known = sorted(claim.get("families") or {})
-    families = {w["family"] for w in claim["clauses"].values() if w["seed"] == seed}
-    families |= {key.rsplit("/", 1)[0] for key in claim["ledger"]
-                 if key.rsplit("/", 1)[-1] == str(seed)}
-    if len(families) != 1:
-        found = f"families {sorted(families)}" if families else "no case"
-        return None, f"{path} records {found} with seed {seed} for {claim_id}; pass --family", known
-    return families.pop(), claim["ledger"], known
-
-
-def _replay(args, load) -> int:
-    family, ledger, known = args.family, {}, []
-    path = Path(args.json or DEFAULT_JSON)
-    try:
-        if family is None:
-            family, ledger, known = _recorded(path, args.replay, args.seed)
-            if family is None:
-                _err(f"--replay: {ledger}")
-                return 2
-        elif path.exists():
-            doc = report.load(path)
-            claim = next((c for c in doc["claims"] if c["id"] == args.replay), None)
-            known = sorted((claim or {}).get("families") or {})
-            ledger = (claim or {}).get("ledger", {})
-    except report.ReportError as exc:
-        _err(f"--replay: {exc}")
-        return 2
-    if known and family not in known:
-        _err(f"--replay: claim {args.replay} draws no case of family {family!r}; its "
-             f"families in {path}: {', '.join(known)}")
-        return 2
-    result = runner.run_one(args.replay, seed=0, budget=args.budget,
-                            replay=Case(family, args.seed), load=load)
-    if result is None:
-        _err(f"{args.replay}: no check written yet")
-        return 2
-    counts = result.counts
-    untouched = not result.clauses and not counts.get("assumption_not_met") and \
-        not counts.get("inconclusive")
-    # an ERROR only because the control then saw no case is not a crash of the replayed case
-    if untouched and (result.verdict != "ERROR"
-                      or (result.error or "").startswith("the negative control")):
-        hint = f"; its families in {path}: {', '.join(known)}" if known else ""
-        _err(f"--replay: claim {args.replay} draws no case of family {family!r}{hint}")
-        return 2
-    print(f"{result.id} replay {family}/{args.seed}: verdict {result.verdict}")
-    for name, w in result.clauses.items():
-        print(f"  {name:32s} slack {w['worst_slack']:+.6g}  {json.dumps(w['detail'])}")
-    key = f"{family}/{args.seed}"
-    if key in ledger and key in result.ledger:
-        same = ledger[key] == result.ledger[key]
-        print(f"  content hashes {'match' if same else 'DIFFER FROM'} the recorded ledger")
-    if result.error:
-        print(result.error)
-    return 0 if result.verdict == "PASS" else 1
 
 
 def _compare(a, b) -> int:
@@ -282,7 +171,7 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     help_wanted = any(a in ("-h", "--help") for a in argv)
     try:
-        args = _parser(_epilog() if help_wanted else None).parse_args(argv)
+        args = _parser(listing.epilog() if help_wanted else None).parse_args(argv)
     except SystemExit as exc:  # --help, --version, or argparse's usage error (exit 2)
         return int(exc.code or 0)
     try:
@@ -295,7 +184,7 @@ def _main(args, argv) -> int:
     checks, load = ((selftest.CHECKS, selftest.load) if args.selftest
                     else (registry.CHECKS, registry.load))
     if args.list:
-        return _list(checks, load)
+        return listing.print_list(checks, load)
     problem = usage.option_problem(args, list(checks)) or usage.dask_problem(args.dask)
     if problem:
         _err(problem)
@@ -303,7 +192,7 @@ def _main(args, argv) -> int:
     if args.compare:
         return _compare(*args.compare)
     if args.replay:
-        return _replay(args, load)
+        return replay.replay(args, load)
     if args.only:
         args.only, repeated = usage.dedupe(args.only)
         if repeated:
@@ -385,7 +274,8 @@ def _run(args, argv, checks, load) -> int:
             results, missing = runner.run_all(
                 ids, seed=args.seed, budget=args.budget, cases=args.cases, progress=progress,
                 executor=executor, checkpoint=checkpoint,
-                concurrency=at_once if executor is not None else 1, load=load)
+                concurrency=at_once if executor is not None else 1, load=load,
+                batches=prog.batch)
     except runner.Interrupted as exc:
         prog.close()
         return _interrupted(exc, checkpoint, argv)

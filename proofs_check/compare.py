@@ -54,8 +54,11 @@ class Comparison:
     def reproduced(self) -> bool:
         return not self.differences
 
-    def lines(self, a: str = "A", b: str = "B") -> list:
-        out = [f"differs: {d}" for d in self.differences]
+    def lines(self, a: str = "A", b: str = "B", limit: int = 60) -> list:
+        """What to print: the differences (the first ``limit``), then the environment."""
+        out = [f"differs: {d}" for d in self.differences[:limit]]
+        if len(self.differences) > limit:
+            out.append(f"... and {len(self.differences) - limit} more differences")
         if self.environment:
             out.append("environment (not compared; does not make the comparison fail):")
             out += [f"  {e}" for e in self.environment]

@@ -39,6 +39,8 @@ class Progress:
         self.start_time = time.monotonic()
         self.started: dict = {}
         self.finished: list = []
+        #: claim id -> (batches done, batches so far) of the claims running
+        self.batches: dict = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         tqdm = _tqdm()
@@ -68,7 +70,7 @@ class Progress:
         if not self.enabled:
             return
         if self.bar is not None:
-            running = ", ".join(self.started) or "—"
+            running = ", ".join(self._running(time.monotonic(), with_time=False)) or "—"
             self.bar.set_postfix_str(f"running {running}", refresh=True)
             return
         print(f"proofs_check: {text}", file=self.stream, flush=True)
@@ -92,6 +94,7 @@ class Progress:
     def done(self, claim_id: str, verdict: str, *, from_checkpoint: bool = False) -> None:
         with self._lock:
             began = self.started.pop(claim_id, None)
+            self.batches.pop(claim_id, None)
             self.finished.append(claim_id)
             took = ("from checkpoint" if from_checkpoint or began is None
                     else f"in {_duration(time.monotonic() - began)}")
@@ -101,15 +104,29 @@ class Progress:
             self._say(f"[{len(self.finished)}/{len(self.ids)}] {claim_id} {verdict} {took} "
                       f"({self._elapsed()} elapsed; {left} claim(s) left)")
 
+    def batch(self, claim_id: str, done: int, total: int) -> None:
+        """A claim's ``ctx.map`` batches: ``done`` of the ``total`` submitted so far."""
+        with self._lock:
+            self.batches[claim_id] = (done, total)
+            if self.bar is not None:
+                self._say("")
+
+    def _running(self, now: float, with_time: bool = True) -> list:
+        out = []
+        for c, t in self.started.items():
+            parts = [f"for {_duration(now - t)}"] if with_time else []
+            if c in self.batches:
+                parts.append("batch {}/{}".format(*self.batches[c]))
+            out.append(f"{c} ({', '.join(parts)})" if parts else c)
+        return out
+
     def _beat(self) -> None:
         while not self._stop.wait(self.heartbeat):
             with self._lock:
                 if self.bar is not None:
                     self.bar.refresh()
                     continue
-                now = time.monotonic()
-                running = ", ".join(f"{c} for {_duration(now - t)}"
-                                    for c, t in self.started.items())
+                running = ", ".join(self._running(time.monotonic()))
                 if running:
                     self._say(f"still running: {running} ({self._elapsed()} elapsed; "
                               f"{len(self.ids) - len(self.finished)} claim(s) left)")

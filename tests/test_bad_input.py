@@ -104,3 +104,17 @@ def test_invalid_call_raises_clear_error(call, exc, fragment):
 
 def test_not_separable_error_is_a_value_error():
     assert issubclass(lt.NotSeparableError, ValueError)
+
+
+def test_an_init_too_large_for_memory_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"`k`, `d` and `batch` ask for 4000000000 weights"):
+        lt.Net(k=10**9).init(2, scale=1.0, rng=0)
+
+
+def test_run_and_trace_reprs_are_one_line():
+    net = lt.Net(k=2)
+    data = lt.make_separable(10, 3, margin=0.1, rng=0)
+    run = lt.gd(net, net.init(3, scale=0.1, rng=0), data, eta=0.1, n_steps=3)
+    assert "\n" not in repr(run) and len(repr(run)) < 200
+    assert repr(run).startswith("Run(W=array(4, 3)")
+    assert "\n" not in repr(run.trace)

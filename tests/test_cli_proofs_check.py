@@ -79,11 +79,13 @@ def test_heartbeat_while_a_claim_runs(capsys):
     stream = _io.StringIO()
     prog = Progress(["a", "b"], stream=stream, heartbeat=0.05)
     prog.start("a")
+    prog.batch("a", 3, 8)
     time.sleep(0.3)
     prog.done("a", "PASS")
     prog.close()
     text = stream.getvalue()
-    assert "still running: a for " in text and "2 claim(s) left" in text
+    assert "still running: a (for " in text and "batch 3/8)" in text
+    assert "2 claim(s) left" in text
 
 
 def test_repeated_only_ids_run_once(capsys, tmp_path):
@@ -225,3 +227,21 @@ def test_from_renders_markdown_without_running(recorded, tmp_path, capsys):
 
 def test_console_script_entry_point_exists():
     assert callable(cli.cli)
+
+
+def test_a_terminal_gets_a_bar_over_the_claims():
+    pytest.importorskip("tqdm")
+    import io as _io
+
+    from proofs_check.progress import Progress
+
+    stream = _io.StringIO()
+    prog = Progress(["a", "b"], stream=stream, bar=True, heartbeat=0)
+    assert prog.bar is not None
+    prog.start("a")
+    prog.note("a line above the bar")
+    prog.done("a", "PASS")
+    prog.close()
+    text = stream.getvalue()
+    assert "claims:" in text and "1/2" in text and "running a" in text
+    assert "a line above the bar" in text

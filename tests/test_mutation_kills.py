@@ -177,3 +177,12 @@ def test_a_positive_slack_is_no_violation():
     ctx.record("a", [1.0, 0.5], CASE)
     ctx.record("a", 0.0, CASE)
     assert ctx.worst["a"].violations == 0 and ctx.worst["a"].evaluated == 2
+
+
+def test_evidence_counts_count_every_evaluation():
+    ctx = _ctx()
+    for _ in range(3):
+        ctx.record("a", 1.0, CASE)
+    ctx.audit("q", 1.0, 1.0, CASE, rtol=0.0, evidence="probed")
+    assert ctx.worst["a"].evidence == {"observed": 3}
+    assert ctx.worst["engine_agrees"].evidence == {"probed": 1}

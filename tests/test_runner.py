@@ -262,3 +262,18 @@ def test_replayed_case_equals_its_run_in_a_batch():
     assert alone.clauses["init_margin_positive"]["worst_slack"] == w["worst_slack"]
     key = f"{w['family']}/{w['seed']}"
     assert alone.ledger[key] == full.ledger[key]
+
+
+def test_batch_progress_counts_every_batch_including_restored_ones(tmp_path):
+    seen = []
+    config = {"seed": 0, "budget": "quick", "cases": 32}
+    ck = _checkpoint.Checkpoint(tmp_path, config, resume=False, code=CODE)
+    run(["self.sgd"], cases=32, checkpoint=ck,
+        batches=lambda cid, done, total: seen.append((cid, done, total)))
+    assert seen == [("self.sgd", i, 4) for i in range(5)]  # 0 of 4 first: the total is known
+    ck = _checkpoint.Checkpoint(tmp_path, config, resume=True, code=CODE)
+    (ck.dir / "claims" / "self.sgd.json").unlink()
+    seen.clear()
+    run(["self.sgd"], cases=32, checkpoint=ck,
+        batches=lambda cid, done, total: seen.append((cid, done, total)))
+    assert seen == [("self.sgd", 4, 4)]  # all four restored at once

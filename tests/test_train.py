@@ -196,3 +196,15 @@ def test_normalized_flow_time_matches_an_independent_integrator():
         errors.append(np.abs(np.interp(targets, log_norm, run.trace["log_time"]) - ref))
         assert np.all(errors[-1] < dt), (dt, errors[-1])
     assert errors[1].max() < 0.75 * errors[0].max()
+
+
+def test_sgd_update_of_underflowing_preactivations_takes_the_true_slope():
+    """Regression (issue 15.4): w·x = 1e-331 > 0 underflows to 0 in float64, u·x < 0; the SGD
+    update (Eq. 3 at margin ≈ 0, so g = 1/2) must use σ' = 1 for w and α for u."""
+    net = lt.Net(k=1, alpha=0.3)
+    W0 = np.array([[1.0, 1.0, -0.9], [-1.0, -1.0, 0.9]]) * 1e-170
+    X, y = np.array([[0.5, 0.5, 1.0]]) * 1e-160, np.array([1.0])
+    assert np.all(X @ W0.T == 0.0)
+    step = lt.sgd(net, W0, (X, y), eta=0.5, n_epochs=1, rng=0).W - W0
+    expected = 0.5 * 0.5 * (net.a * np.array([1.0, 0.3]))[:, None] * y[0] * X[0]
+    np.testing.assert_allclose(step, expected, rtol=1e-9)

@@ -38,7 +38,8 @@ EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|Bit
 #: None for every claim, fast tests that judge it)
 TARGETS = {
     "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
-    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None, ["tests/test_bounds.py"]),
+    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None,
+               ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
     "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
                         ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
     "metrics-radius-regime": ("linteach/metrics.py",
@@ -64,19 +65,47 @@ _M_GUARD = ("equivalent: the message's `np.log(M) if M > 0 else np.inf` runs onl
 EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
     "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
     "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
-    "core/NumberReplacer")})
+    "core/ReplaceComparisonOperator_Gt_Eq",
+    "core/NumberReplacer", "core/AddNot")})
+EQUIVALENT[("bounds", "sgd_update_bound", "core/ReplaceComparisonOperator_Eq_LtE", 97)] = (
+    "equivalent: `alpha == 0.0` → `alpha <= 0.0` right after check_alpha, which rejects "
+    "alpha < 0")
+EQUIVALENT[("verdict", "audit", "core/NumberReplacer", 192)] = (
+    "equivalent: the value put in place of a non-finite reference in the allowance never "
+    "matters: there the error is 0 (equal infinities) or inf (anything else), so the ratio "
+    "is 0 or inf whatever the allowance")
 EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] = (
     "equivalent: `arr.size == 0` → `arr.size <= 0`; an array size is never negative")
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
     ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 116):
-        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and the "
+        "engine audit's 'M not below its exact value')",
     ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 116):
-        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down)",
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and the "
+        "engine audit's 'M not below its exact value')",
     ("bounds", "sgd_update_bound", "core/NumberReplacer", 100):
         "`eta` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 99):
+        "`k` = 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 101):
+        "`v` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 115):
+        "T_exact rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and "
+        "now the engine audit's 'T_exact not below its exact value')",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 115):
+        "T_exact rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and "
+        "now the engine audit's 'T_exact not below its exact value')",
     ("verdict", "record", "core/ReplaceComparisonOperator_Lt_NotEq", 165):
         "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
+    ("verdict", "record", "core/NumberReplacer", 166):
+        "evidence counts count (test_evidence_counts_count_every_evaluation)",
+    ("verdict", "audit", "core/AddNot", 196):
+        "the disagreement names the element (tests/test_audit.py::"
+        "test_audit_disagreement_names_quantity_case_and_both_values)",
+    ("verdict", "audit", "core/NumberReplacer", 194):
+        "exact agreement has slack 1 (tests/test_audit.py::test_zero_allowance_means_exact_"
+        "equality, test_audit_nan_agrees_with_nan_and_inf_with_inf)",
     ("verdict", "audit", "core/ReplaceComparisonOperator_Lt_NotEq", 198):
         "an agreeing audit is no disagreement (tests/test_audit.py::"
         "test_audit_agreement_within_allowance_records_nonnegative_slack)",
@@ -171,15 +200,38 @@ def _copy_repo(prefix: str) -> Path:
     return work
 
 
+def _competent(file: str, diff: str) -> bool:
+    """Whether the mutant compiles (cosmic-ray's ``*`` in a signature can become ``+``)."""
+    work = Path(tempfile.mkdtemp(prefix="linteach-compile-"))
+    try:
+        (work / file).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / file, work / file)
+        patch = "\n".join(diff.splitlines()[1:]) + "\n"
+        if subprocess.run(["git", "apply", "-p1", "-"], cwd=work, input=patch, text=True,
+                          capture_output=True).returncode:
+            return True  # no longer applies: leave its recorded verdict alone
+        try:
+            compile((work / file).read_text(), file, "exec")
+        except SyntaxError:
+            return False
+        return True
+    finally:
+        shutil.rmtree(work)
+
+
 def recheck(targets, out: Path) -> None:
-    """Re-apply every survivor to a fresh copy of today's tree and judge it again: a test or
-    check added since kills it ("... (added since)"), or it survives still."""
+    """Mark the mutants that do not compile as incompetent; re-apply every survivor to a
+    fresh copy of today's tree and judge it again: a test or check added since kills it
+    ("... (added since)"), or it survives still."""
     for target in targets:
         path = out / f"{target}.json"
         if not path.exists():
             continue
         res = json.loads(path.read_text())
         _file, _functions, only, tests = TARGETS[target]
+        for r in res["mutants"]:
+            if r["verdict"] != "incompetent" and not _competent(res["file"], r["diff"]):
+                r["verdict"] = "incompetent"
         for r in res["mutants"]:
             if r["verdict"] != "survived":
                 continue
@@ -204,6 +256,13 @@ def recheck(targets, out: Path) -> None:
                                  "no claim (tests only)" if only == ["NONE"] else " ".join(only),
                                  "tests": tests}
         path.write_text(json.dumps(res, indent=1))
+
+
+def _pending(session) -> int:
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        return len(list(db.pending_work_items))
 
 
 def _collect(target, session, spans) -> dict:
@@ -268,6 +327,8 @@ def report(out: Path, path: Path) -> None:
                          f"{res['rechecked_with']['proofs_check']} and "
                          f"{', '.join(res['rechecked_with']['tests'])}"))
         since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
+        if res.get("not_run"):
+            where += f" — stopped: {res['not_run']} further mutants not run"
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
                      f"| {count['killed by tests']} | {other} | {since} "
                      f"| {count['survived'] - len(equivalent)} | {len(equivalent)} |")
@@ -301,7 +362,8 @@ def _key(target, r):
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("command", choices=("run", "recheck", "report"))
+    p.add_argument("command", choices=("run", "collect", "recheck", "report"))
+    p.add_argument("--session", type=Path, help="collect: a session.sqlite of a stopped run")
     p.add_argument("targets", nargs="*", default=list(TARGETS))
     p.add_argument("--out", type=Path, default=ROOT / "build" / "mutation")
     p.add_argument("--doc", type=Path, default=ROOT / "docs" / "mutation.md")
@@ -318,6 +380,13 @@ def main(argv=None) -> None:
         TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
         run(args.targets, args.out, args.timeout)
+    elif args.command == "collect":  # the finished part of a run that was stopped
+        for name in args.targets:
+            file, functions, *_ = TARGETS[name]
+            spans = _spans(ROOT / file, functions) if functions else {"(file)": (1, 10 ** 9)}
+            res = _collect(name, args.session, spans)
+            res["not_run"] = _pending(args.session)
+            (args.out / f"{name}.json").write_text(json.dumps(res, indent=1))
     elif args.command == "recheck":
         recheck(args.targets, args.out)
     else:

@@ -31,8 +31,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._check import check_alpha, check_array, check_int, check_real
-from .exact import CertificateError, ExactNet, recheck
+from .._check import check_int, check_real
+from .exact import ExactNet
+from .recheck import CertificateError, recheck
+from .inputs import check_net
 from .search import SideSearch, Undecided
 from .sharp import adversarial_search, extremal_net, sharp_constant
 
@@ -58,25 +60,6 @@ class Decision:
     witness: np.ndarray | None = None
     witness_info: dict = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
-
-
-def _check_net(W, alpha, c):
-    W = check_array("W", W, min_ndim=2)
-    if W.ndim != 2 or W.shape[0] % 2:
-        raise ValueError(f"`W` must have shape (2k, d) with k >= 1, got {W.shape}")
-    alpha = check_alpha(alpha)
-    c = check_real("c", c, ge=0.0)
-    top = float(np.abs(W).max())
-    if top == 0.0:
-        return W.copy(), alpha, c, 0
-    exp = -int(np.frexp(top)[1])  # 2**exp · W has max |entry| in [0.5, 1)
-    scaled = np.ldexp(W, exp)
-    tiny = (W != 0) & (np.abs(scaled) < np.finfo(np.float64).tiny)
-    if np.any(tiny):
-        raise ValueError("`W` spans more than float64's range: after scaling its largest entry "
-                         f"to 1, {int(tiny.sum())} nonzero entries are subnormal (smallest "
-                         f"|entry| {np.abs(W[W != 0]).min():.3g}, largest {top:.3g})")
-    return scaled, alpha, c, exp
 
 
 def _swap(W):
@@ -150,7 +133,7 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
     :class:`linteach.SolverError` when HiGHS returns a status other than optimal or
     infeasible.
     """
-    Ws, alpha, c, exp = _check_net(W, alpha, c)
+    Ws, alpha, c, exp = check_net(W, alpha, c)
     check_real("v", v, gt=0.0)
     max_nodes = check_int("max_nodes", max_nodes, ge=1)
     rng = np.random.default_rng(rng)
@@ -196,63 +179,4 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
     return Decision(True, c, alpha, certificate=cert, stats=stats)
 
 
-@dataclass(frozen=True)
-class CStar:
-    """``lo ≤ c*(W) ≤ hi``: a witness at band ``lo`` (if ``lo > 0``), a certificate at ``hi``."""
-
-    lo: float
-    hi: float
-    witness: np.ndarray | None
-    certificate: dict
-    notes: tuple = ()
-    decides: int = 0
-
-
-def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000) -> CStar:
-    """The net's sharp constant ``c*(W) = sup{c : a disagreement with |D| ≥ c·r‖x‖}``.
-
-    Bisection on :func:`decide` until ``hi − lo ≤ rtol·hi``, starting from ``hi`` just above
-    the width's sharp constant ``c_k(α)`` (:func:`sharp_constant`) — if that certificate
-    fails, the theorem is contradicted and the search continues up to ``‖w̄ − ū‖/r`` (a note
-    says so).  Needs r > 0 and α > 0.
-    """
-    Ws, alpha, _, _ = _check_net(W, alpha, 1.0)
-    rtol = check_real("rtol", rtol, gt=0.0, lt=1.0)
-    if alpha == 0:
-        raise ValueError("`alpha` must be > 0 for c_star: with ReLU a zero region can violate "
-                         "every band")
-    net = ExactNet(Ws, alpha)
-    if net.r2 == 0:
-        raise ValueError("`W` has r = 0: the band is every x, so no constant c plays a role "
-                         "(use decide)")
-    rng = np.random.default_rng(rng)
-    k = Ws.shape[0] // 2
-    top = float(np.sqrt(float(net.G) / float(net.r2)))  # above ‖g‖/r the band is empty
-    notes, lo, witness, count = [], 0.0, None, 0
-
-    def run(cc):
-        nonlocal count
-        count += 1
-        return decide(Ws, alpha=alpha, c=cc, rng=rng, max_nodes=max_nodes)
-    hi = min(sharp_constant(k, alpha) * (1 + 1e-9), top * (1 + 1e-12))
-    first = run(hi)
-    if not first.holds:
-        notes.append(f"the certificate at c = {hi!r} failed: a witness with ratio "
-                     f"{first.witness_info['ratio']!r} contradicts the sharp constant")
-        lo, witness = hi, first.witness
-        hi = top * (1 + 1e-9)
-        first = run(hi)
-    cert = first.certificate
-    while hi - lo > rtol * hi:
-        mid = 0.5 * (lo + hi)
-        try:
-            got = run(mid)
-        except Undecided as exc:
-            notes.append(f"undecided at c = {mid!r}: {exc}")
-            break
-        if got.holds:
-            hi, cert = mid, got.certificate
-        else:
-            ratio = min(got.witness_info["ratio"] * (1 - 1e-12), hi)
-            lo, witness = max(mid, ratio), got.witness
-    return CStar(lo, hi, witness, cert, tuple(notes), count)
+from .cstar import CStar, c_star  # noqa: E402  (cstar calls decide)

@@ -21,6 +21,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ..errors import SolverError
+from .relax import chord, chord_v, sigma
 
 __all__ = ["SideSearch", "Undecided"]
 
@@ -34,16 +35,10 @@ PAD = 4e-14
 ACCEPT = 1e-13
 #: re-solves of one node with new cuts before it is branched anyway
 CUT_ROUNDS = 25
-#: cuts tried on a node before it is branched, while branching is still possible
-CUTS_FIRST = 0
 
 
 class Undecided(RuntimeError):
     """Neither a certificate nor an exact witness within the float resolution or budget."""
-
-
-def _sigma(z, alpha):
-    return np.where(z > 0, z, alpha * z)
 
 
 class SideSearch:
@@ -117,12 +112,12 @@ class SideSearch:
         """The node LP in z = (ξ, B, t), x = s·ξ (row order: see linteach.certify)."""
         lu, hu, lw, hw = iv
         k, d, a, sc = self.k, self.d, self.alpha, self.s
-        n = d + 1 + k
+        n = d + 2 + k
         rows, rhs = [], []
 
-        def add(coef_xi, coef_b, t_col, b):
+        def add(coef_xi, coef_b, t_col, b, coef_p=0.0):
             row = np.zeros(n)
-            row[:d], row[d] = coef_xi, coef_b
+            row[:d], row[d], row[-1] = coef_xi, coef_b, coef_p
             if t_col is not None:
                 row[d + 1 + t_col] = -1.0
             rows.append(row), rhs.append(b)
@@ -136,29 +131,25 @@ class SideSearch:
                 add(-sc * dev[j], 0.0, None, e[j]), add(sc * dev[j], 0.0, None, e[j])
         for j in range(k):
             add(sc * self.dw[j], 1.0, j, -1.0), add(a * sc * self.dw[j], a, j, -a)
+        # P ≥ Σσ(u_j·x): P ≤ Σ chords, and P ≤ the chord of V(B) (the vertex bound)
+        slopes, icpts = zip(*(chord(lu[j], hu[j], a) for j in range(k)))
+        slopes = np.array(slopes)
+        add(-sc * (slopes @ self.du), -slopes.sum(), None, float(np.sum(icpts)), 1.0)
+        sv, iv_ = chord_v(bl, bh, max(self.cert["eu"]), k, a)
+        add(np.zeros(d), -sv, None, iv_, 1.0)
         for cut, beta in self.cert["cuts"]:
             add(sc * np.asarray(cut), 0.0, None, beta)
         A, b = np.array(rows), np.array(rhs)
-        obj, const = np.zeros(n), 0.0
+        obj = np.zeros(n)
         if not empty:
-            obj[d + 1:] = 1.0
-            for j in range(k):
-                if lu[j] >= 0:
-                    slope, icpt = 1.0, 0.0
-                elif hu[j] <= 0:
-                    slope, icpt = a, 0.0
-                else:
-                    slope = (hu[j] - a * lu[j]) / (hu[j] - lu[j])
-                    icpt = a * lu[j] - slope * lu[j]
-                obj[:d] -= slope * sc * self.du[j]
-                obj[d] -= slope
-                const -= icpt
+            obj[d + 1:-1], obj[-1] = 1.0, -1.0
         box = [(lo / sc, hi / sc) for lo, hi in self.cert["Ix"]] + [(bl, bh)] + \
-              [(float(_sigma(lw[j], a)), float(_sigma(hw[j], a))) for j in range(k)]
+              [(float(sigma(lw[j], a)), float(sigma(hw[j], a))) for j in range(k)] + \
+              [(float(sigma(lu, a).sum()), float(sigma(hu, a).sum()))]
         Aeq = np.zeros((2, n))
         Aeq[0, :d] = sc * self.g
         Aeq[1, :d], Aeq[1, d] = -sc * self.u_bar, 1.0
-        return obj, const, A, b, Aeq, box
+        return obj, 0.0, A, b, Aeq, box
 
     def _solve(self, obj, A, b, Aeq, box):
         for method, extra in RETRIES:
@@ -239,7 +230,12 @@ class SideSearch:
             hit = self._try_witness(x, check_point)
             if hit is not None:
                 return hit
-            if x @ x <= self.rho**2 * (1 + 1e-9) or (can_branch and rounds >= CUTS_FIRST):
+            if x @ x <= self.rho**2 * (1 + 1e-9):
+                break
+            # outside the ball: cut if the relaxation is tight at x (the ball is what binds),
+            # branch if the gap is the chords' (a cut would not close it)
+            tight = self.f(x) - res.fun <= 1e-9 * self.fscale(x)
+            if can_branch and not tight:
                 break
             self._cut(x)
         return self._branch(node, bl, bh, signs, iv, x, check_point)
@@ -264,40 +260,43 @@ class SideSearch:
         return None
 
     def f(self, x):
-        return float(_sigma(self.w @ x, self.alpha).sum() - _sigma(self.u @ x, self.alpha).sum())
+        return float(sigma(self.w @ x, self.alpha).sum() - sigma(self.u @ x, self.alpha).sum())
 
     def fscale(self, x):
         return float(np.abs(self.W @ x).sum()) + 1e-300
 
-    def _split_point(self, bl, bh):
-        """Where to cut ``[bl, bh]``: at the edge of the zone where some neuron can change
-        sign (``|B| < e_u`` or ``|B + 1| < e_w``) if it lies inside, else the midpoint."""
+    def _breakpoint(self, bl, bh):
+        """A kink of the relaxation strictly inside ``[bl, bh]``: first the vertex bound's
+        (B = ±e, and 0 for odd k), then w̄·x = 0 (B = −1) and the w switching zone's edges."""
         eu, ew = max(self.cert["eu"]), max(self.cert["ew"])
         width = bh - bl
-        for at in (-1 - ew, -1 + ew, -eu, eu):
-            if bl + 1e-3 * width < at < bh - 1e-3 * width and width > 8 * (eu + ew):
+        kinks = (-eu, 0.0, eu) if self.k % 2 else (-eu, eu)
+        for at in kinks + (-1.0, -1 - ew, -1 + ew):
+            if bl + 1e-6 * width < at < bh - 1e-6 * width:
                 return float(at)
-        return 0.5 * (bl + bh)
+        return None
 
     def _branch(self, node, bl, bh, signs, iv, x, check_point):
         lu, hu = iv[0], iv[1]
         unfixed = [j for j in range(self.k) if lu[j] < 0 < hu[j] and j not in signs]
         width = bh - bl
         eu = max(self.cert["eu"])
-        if unfixed and width <= 4 * eu:
+        at = self._breakpoint(bl, bh)
+        if at is None and unfixed and width <= 4 * eu:
             z = self.u @ x
             gap = []
             for j in unfixed:
                 slope = (hu[j] - self.alpha * lu[j]) / (hu[j] - lu[j])
                 chord = self.alpha * lu[j] + slope * (z[j] - lu[j])
-                gap.append(chord - float(_sigma(z[j], self.alpha)) + 1e-3 * (hu[j] - lu[j]))
+                gap.append(chord - float(sigma(z[j], self.alpha)) + 1e-3 * (hu[j] - lu[j]))
             j = unfixed[int(np.argmax(gap))]
             node.update(split=("sign", j), children=[{}, {}])
             return [(node["children"][0], bl, bh, {**signs, j: -1}),
                     (node["children"][1], bl, bh, {**signs, j: 1})]
-        if width > 1e-9 * (abs(bl) + abs(bh) + eu):
-            mid = self._split_point(bl, bh)
-            node.update(split=("B", float(mid)), children=[{}, {}])
-            return [(node["children"][0], bl, mid, signs), (node["children"][1], mid, bh, signs)]
+        if at is None and width > 1e-9 * (abs(bl) + abs(bh) + eu):
+            at = 0.5 * (bl + bh)
+        if at is not None:
+            node.update(split=("B", at), children=[{}, {}])
+            return [(node["children"][0], bl, at, signs), (node["children"][1], at, bh, signs)]
         raise Undecided("a leaf with every sign fixed has relaxation minimum ≈ 0 but no exact "
                         "witness: c is within the float resolution of the net's sharp constant")

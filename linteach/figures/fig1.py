@@ -1,6 +1,6 @@
 """Fig. 1: 2-D separable data; small init gives a near-linear boundary, large init does not.
 
-The discs of EQUATIONS §8 (radius 0.2 at ±(0.5, 0)), inputs lifted with a bias coordinate
+The discs of docs/math.md §8 (radius 0.2 at ±(0.5, 0)), inputs lifted with a bias coordinate
 (App. K): without a bias a 2-D network is positively homogeneous in ``x`` too, so every
 boundary is a union of rays from the origin and "non-linear" could only mean a kink there.
 One base draw of ``W0`` is scaled to each init scale, so the runs differ in scale only.

@@ -2,7 +2,7 @@
 
 Measured quantity (the theorem's own): ``n·N_e``, the SGD updates spent in the *leading*
 mistake epochs, i.e. before the first epoch in which no step had loss ``≥ ε0`` before its
-update (``ε0 = ε/(1 + 2v²R_x²ηkn)``, EQUATIONS §3).  Theorem 4.1 says ``n·N_e ≤ T_exact``
+update (``ε0 = ε/(1 + 2v²R_x²ηkn)``, docs/math.md §3).  Theorem 4.1 says ``n·N_e ≤ T_exact``
 and the paper's closed form ``M(n, ε) ≥ T_exact`` grows like ``n⁴/ε²``.  Constants come
 from :func:`linteach.bounds.sgd_update_bound` with each data set's own ``R_x``, its
 max-margin ``‖w*‖`` and the initial ``R_0``.  Runs stopped at ``max_epochs`` without a

@@ -111,6 +111,8 @@ def _antipodal(ctx: Context, families: dict) -> list:
     out = []
     for family, spec in families.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
+        if not cases:  # a replay of another family
+            continue
         res = ctx.map(antipodal_cases, [(cases, spec, ANTI_NET, ANTI_SCALES, True)])[0]
         for case, r in zip(cases, res):
             ctx.ledger(case, data=r["data"])

@@ -10,7 +10,9 @@ tends to 1 while the **whole** first layer tends to Eq. 8's stable rank, which i
 (``2(1+α²)/(1+α)²`` on exactly orthogonal balanced data).  Clauses: per-type stable rank
 → 1; whole-W stable rank = Eq. 8's (not 1); the margin spread ``ρ_q = max q/min q`` falls
 towards 1; every Eq. 8 dual is positive (every point a support vector: equal margins in the
-limit, predicted from the data alone).  Control: correlated low-dimensional data.
+limit, predicted from the data alone); the spread left at the end of the run is the Euler
+floor (it shrinks with the turn per step halved, in a companion run), so the continuous
+flow's spread tends to 1.  Control: correlated low-dimensional data.
 """
 from __future__ import annotations
 
@@ -21,11 +23,11 @@ from ..engine.context import Context, verdict_of
 from ..kit.flow import span
 from ..kit.orthogonal import C_MIN, run_orth_families
 
-__all__ = ["CLAIM", "CLAUSES", "FAMILIES", "SR_TOL", "RHO_TOL", "DUAL_TOL", "SR_MATCH", "check",
+__all__ = ["CLAIM", "CLAUSES", "FAMILIES", "SR_TOL", "RHO_TOL", "DUAL_TOL", "SR_MATCH", "HALVING", "check",
            "slacks", "dual_slack"]
 
 CLAUSES = ("type_stable_rank_to_1", "whole_stable_rank_is_eq8s", "margins_equalize",
-           "eq8_duals_positive")
+           "spread_is_discretisation", "eq8_duals_positive")
 CLAIM = Claim(
     id="kou2023",
     statement="(abstract-level claim of Kou, Chen & Gu 2023, in our model) on nearly orthogonal "
@@ -46,6 +48,7 @@ CLAIM = Claim(
              Clause("whole_stable_rank_is_eq8s", "1 − |srank(W) − srank(W_Eq8)|/(SR_MATCH·"
                                                  "srank(W_Eq8)) (runs ending in PAR)"),
              Clause("margins_equalize", "min(1 − (ρ_end − 1)/RHO_TOL, ρ_gd − ρ_end)"),
+             Clause("spread_is_discretisation", "1 − (mean(ρ − 1) at dt/2 ÷ at dt)/HALVING"),
              Clause("eq8_duals_positive", "log10(min λ / max λ / DUAL_TOL)/6, −1 for a zero dual")))
 
 #: per-type stable rank − 1 allowed at the end
@@ -54,6 +57,9 @@ SR_TOL = 1e-3
 SR_MATCH = 1e-2
 #: ρ_q − 1 allowed at the end (the spread falls like the margins' log-time convergence)
 RHO_TOL = 0.1
+#: halving the flow's turn must shrink the mean remaining spread ρ − 1 to at most this
+#: fraction (first order in dt predicts 1/2)
+HALVING = 0.8
 #: an Eq. 8 dual below this fraction of the largest counts as zero
 DUAL_TOL = 1e-6
 NET = dict(k=10, alpha=0.3)
@@ -61,11 +67,11 @@ NET = dict(k=10, alpha=0.3)
 NEEDS = ("eq8",)
 SCALES = (1e-4, 1e-4, 1e-3, 1e-3)
 FAMILIES = {"orth-n10-d40": dict(kind="orthogonal", n=10, d=40, noise=0.05, scales=SCALES,
-                                 count=2),
+                                 count=2, companion=True),
             "orth-n20-d100": dict(kind="orthogonal", n=20, d=100, noise=0.05, scales=SCALES,
-                                  count=1),
+                                  count=1, companion=True),
             "gauss-n8-d1000": dict(kind="gaussian", n=8, d=1000, scales=SCALES, count=1,
-                                   thorough_only=True)}
+                                   thorough_only=True, companion=True)}
 CONTROL = {"correlated": dict(kind="correlated", n=40, d=6, scales=SCALES, count=2)}
 
 
@@ -82,6 +88,9 @@ def slacks(r: dict) -> dict:
            "margins_equalize": min(float((1.0 - (r["rho_end"] - 1.0) / RHO_TOL).min()),
                                    float((r["rho_gd"] - r["rho_end"]).min())),
            "eq8_duals_positive": dual_slack(r["eq8_dual_ratio"])}
+    if not np.isnan(r["rho_half"]).any():
+        gap, gap_half = float(np.mean(r["rho_end"] - 1.0)), float(np.mean(r["rho_half"] - 1.0))
+        out["spread_is_discretisation"] = 1.0 - (gap_half / gap) / HALVING if gap > 0 else 1.0
     if r["in_par"].all():
         out["whole_stable_rank_is_eq8s"] = 1.0 - abs(r["srank_end"] - r["srank_eq8"]) / (
             SR_MATCH * r["srank_eq8"])
@@ -107,7 +116,9 @@ def check(ctx: Context) -> None:
         ctx.measure("per_type_stable_rank_minus_1_end",
                     span(x - 1 for r in results for x in r["type_srank_end"]))
         ctx.measure("rho_gd_to_end", {"gd": span(x for r in results for x in r["rho_gd"]),
-                                      "end": span(x for r in results for x in r["rho_end"])})
+                                      "end": span(x for r in results for x in r["rho_end"]),
+                                      "end_at_half_turn": span(x for r in results
+                                                               for x in r["rho_half"])})
         ctx.note("the whole first layer's stable rank does not tend to 1: it tends to the lifted "
                  "Eq. 8 solution's (measured above); only the per-type stable ranks tend to 1")
     ctrl = ("type_stable_rank_to_1", "margins_equalize", "eq8_duals_positive")

@@ -95,7 +95,9 @@ def _record_main(ctx: Context, families: dict) -> list:
     out = []
     for family, spec in families.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
-        for case, r in zip(cases, ctx.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES, False)])[0]):
+        if not cases:  # a replay of another family
+            continue
+        for case, r in zip(cases, ctx.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES, True)])[0]):
             ctx.ledger(case, data=r["data"])
             gs = r["gamma_star"]
             if np.any(r["gamma"] <= 0):
@@ -120,6 +122,9 @@ def check(ctx: Context) -> None:
             for f in FAMILIES if any(g == f for g, _ in results)})
         ctx.measure("one_minus_cos_to_W_lin", span(x for _, r in results
                                                     for x in r["one_minus_cos"]))
+        ctx.measure("one_minus_cos_to_eq8", span(x for _, r in results
+                                                  for x in 1 - r["limit_cos_eq8"]))
+        ctx.measure("eq8_one_minus_cos_to_svm", span(1 - r["eq8_cos_svm"] for _, r in results))
     # control (a): the bound is false without symmetry
     sub_a = ctx.control_context("two-point", clauses=("margin_bound",))
     case = sub_a.cases(1, "two-point")[0]

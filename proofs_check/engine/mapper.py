@@ -51,11 +51,21 @@ class Mapper:
         Finished batches are read from and written to it.
     cancel : threading.Event
         Set when the run is interrupted; waiting claims then raise :class:`Cancelled`.
+    on_batch : callable, optional
+        ``on_batch(done, total)`` after each finished batch, counted over every call of
+        this mapper (a batch restored from the checkpoint counts as finished).
     """
 
-    def __init__(self, claim_id, *, executor=None, checkpoint=None, cancel=None):
+    def __init__(self, claim_id, *, executor=None, checkpoint=None, cancel=None,
+                 on_batch=None):
         self.claim_id, self.executor, self.checkpoint = claim_id, executor, checkpoint
-        self.cancel = cancel
+        self.cancel, self.on_batch = cancel, on_batch
+        self.done = self.total = 0
+
+    def _tick(self, n: int = 1) -> None:
+        self.done += n
+        if self.on_batch is not None:
+            self.on_batch(self.done, self.total)
 
     def _stop_if_cancelled(self):
         if self.cancel is not None and self.cancel.is_set():
@@ -66,6 +76,7 @@ class Mapper:
         if self.checkpoint is not None:
             self.checkpoint.put_batch(self.claim_id, key, text)
         results[i] = result
+        self._tick()
 
     def __call__(self, fn, items):
         _check_fn(fn)
@@ -76,6 +87,8 @@ class Mapper:
         if self.checkpoint is not None:
             results = [self.checkpoint.get_batch(self.claim_id, k) for k in keys]
         todo = [i for i, r in enumerate(results) if r is MISSING]
+        self.total += len(items)
+        self._tick(len(items) - len(todo))
         if self.executor is None:
             for i in todo:
                 self._stop_if_cancelled()

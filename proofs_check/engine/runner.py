@@ -88,7 +88,7 @@ def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckRe
 
 def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
             replay: Case | None = None, executor=None, checkpoint=None, cancel=None,
-            load=None) -> CheckResult | None:
+            load=None, batches=None) -> CheckResult | None:
     """Run one check; ``None`` if its module does not exist yet.  Exceptions become ERROR.
 
     Parameters
@@ -109,13 +109,16 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
         Once set, the check stops at its next batch and :class:`Cancelled` is raised.
     load : callable, optional
         ``load(claim_id) -> module or None`` (default :func:`proofs_check.engine.registry.load`).
+    batches : callable, optional
+        ``batches(done, total)`` after each finished ``ctx.map`` batch (progress display).
     """
     module = (load or registry.load)(claim_id)
     if module is None:
         return None
     claim = module.CLAIM
     ctx = Context(claim, seed=seed, budget=budget, cases=cases, replay=replay)
-    ctx.mapper = Mapper(claim.id, executor=executor, checkpoint=checkpoint, cancel=cancel)
+    ctx.mapper = Mapper(claim.id, executor=executor, checkpoint=checkpoint, cancel=cancel,
+                        on_batch=batches)
     start = time.perf_counter()
     error = None
     with threadpool_limits(limits=1):
@@ -137,12 +140,13 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
 
 
 def run_all(ids, *, seed: int, budget: str, cases: int | None = None, progress=None,
-            executor=None, checkpoint=None, concurrency: int = 1, load=None):
+            executor=None, checkpoint=None, concurrency: int = 1, load=None, batches=None):
     """Run the checks in ``ids``; returns (results in the order of ``ids``, ids not written yet).
 
     ``progress(stage, claim_id, result)`` is called with stage ``"start"``, ``"done"`` or
     ``"checkpoint"`` (a claim restored from ``checkpoint``); calls are serialised.  With
     ``concurrency > 1`` (sensible only with an ``executor``) that many claims run at once.
+    ``batches(claim_id, done, total)`` is called as a claim's ``ctx.map`` batches finish.
     Ctrl-C raises :class:`Interrupted`.
     """
     ids = list(ids)
@@ -162,7 +166,9 @@ def run_all(ids, *, seed: int, budget: str, cases: int | None = None, progress=N
             return
         report("start", claim_id, None)
         result = run_one(claim_id, seed=seed, budget=budget, cases=cases, executor=executor,
-                         checkpoint=checkpoint, cancel=cancel, load=load)
+                         checkpoint=checkpoint, cancel=cancel, load=load,
+                         batches=None if batches is None
+                         else lambda done, total: batches(claim_id, done, total))
         if result is not None and checkpoint is not None and result.verdict != "ERROR":
             checkpoint.put_claim(result)  # an ERROR (maybe a lost worker) is retried on resume
         outcome[claim_id] = result

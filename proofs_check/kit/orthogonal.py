@@ -4,7 +4,8 @@
 :func:`orth_cases` trains every case of one family as one batch: one GD step from a small
 init (the one-step rank), :data:`GD_STEPS` steps of GD, then :data:`FLOW_STEPS` of the
 late-phase flow (its continuation in log time: ``gradient_flow(normalized=True)`` is GD
-with the step ``dt‖W‖/‖∇L‖``), and measures per run everything the three checks compare:
+with the step ``dt‖W‖/‖∇L‖``) — with ``spec['companion']`` also its step-halving companion
+(the margin spread at the end is the Euler floor, O(dt)) — and measures per run everything the three checks compare:
 stable ranks (whole W and per type) and the margin spread ``ρ_q = max q / min q`` at the end
 of each phase, ``σ_3/σ_1`` with its Weyl certificate ``√(2k)·r(Ŵ)/σ_1``, the agreement
 pattern, the pattern-restricted (P) solution's cosine with the limit, the lifted Eq. 8
@@ -144,13 +145,18 @@ def orth_cases(item) -> list:
     W1 = W0 - ONE_STEP_ETA * net.loss_and_grad(W0, X, y)[1]
     W_gd = lt.gd(net, W0, (X, y), eta=GD_ETA, n_steps=spec.get("gd_steps", GD_STEPS),
                  record=2).W
-    D = followup.limit_run(net, W_gd, X, y, n_steps=spec.get("flow_steps", FLOW_STEPS),
-                           record=2)["direction"]
+    steps = spec.get("flow_steps", FLOW_STEPS)
+    D = followup.limit_run(net, W_gd, X, y, n_steps=steps, record=2)["direction"]
+    rho_half = np.full(len(W0), np.nan)
+    if spec.get("companion"):  # turn 0.005, twice the steps: the spread's dt-dependence
+        D_half = followup.limit_run(net, W_gd, X, y, n_steps=2 * steps, dt=0.005,
+                                    record=2)["direction"]
+        rho_half = followup.margin_ratio(net, D_half, X, y)
     out = []
     for c, (Xc, yc, _W0, T) in enumerate(built):
         rows = slice(c * R, (c + 1) * R)
-        out.append(_case_summary(net, Xc, yc, W0[rows], T, W1[rows], W_gd[rows], D[rows],
-                                 needs))
+        out.append({**_case_summary(net, Xc, yc, W0[rows], T, W1[rows], W_gd[rows], D[rows],
+                                    needs), "rho_half": rho_half[rows]})
     return out
 
 

@@ -18,7 +18,7 @@ def test_kou2023_passes_and_catches_its_control():
 def _result(**changes):
     r = {"type_srank_end": np.array([1.0 + 1e-9]), "rho_end": np.array([1.03]),
          "rho_gd": np.array([1.2]), "eq8_dual_ratio": 0.25, "in_par": np.array([True]),
-         "srank_end": np.array([1.27]), "srank_eq8": 1.27}
+         "srank_end": np.array([1.27]), "srank_eq8": 1.27, "rho_half": np.array([1.015])}
     return {**r, **changes}
 
 
@@ -27,10 +27,12 @@ def test_slacks_hold_on_a_pass_and_flag_each_planted_violation():
     bad = {"type_stable_rank_to_1": _result(type_srank_end=np.array([1.01])),
            "margins_equalize": _result(rho_end=np.array([1.25])),
            "eq8_duals_positive": _result(eq8_dual_ratio=0.0),
-           "whole_stable_rank_is_eq8s": _result(srank_end=np.array([1.0]))}
+           "whole_stable_rank_is_eq8s": _result(srank_end=np.array([1.0])),
+           "spread_is_discretisation": _result(rho_half=np.array([1.029]))}
     for clause, r in bad.items():
         assert np.min(kou2023.slacks(r)[clause]) < 0, clause
     assert "whole_stable_rank_is_eq8s" not in kou2023.slacks(_result(in_par=np.array([False])))
+    assert "spread_is_discretisation" not in kou2023.slacks(_result(rho_half=np.array([np.nan])))
 
 
 def test_slacks_are_evaluated_at_the_module_constants(monkeypatch):

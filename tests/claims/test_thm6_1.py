@@ -8,7 +8,6 @@ import numpy as np
 import linteach as lt
 from linteach import convex
 from proofs_check.claims import thm6_1
-from proofs_check.engine.contract import ENGINE_CLAUSE
 from proofs_check.kit import nar
 from claim_support import passes
 
@@ -18,7 +17,7 @@ def test_thm61_passes_and_catches_its_control(monkeypatch):
     monkeypatch.setattr(thm6_1, "FAMILIES", {"symmetric": thm6_1.FAMILIES["symmetric"]})
     result = passes("thm6.1")
     assert result.verdict == "PASS"
-    assert set(result.clauses) == set(thm6_1.CLAUSES) | {ENGINE_CLAUSE}
+    assert set(result.clauses) == set(thm6_1.CLAIM.clause_names)  # with the engine clause
 
 
 def _symmetric_limit(steps=1200):

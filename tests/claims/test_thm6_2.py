@@ -8,7 +8,6 @@ import numpy as np
 import linteach as lt
 from linteach import convex
 from proofs_check.claims import thm6_2
-from proofs_check.engine.contract import ENGINE_CLAUSE
 from proofs_check.kit import flow as _flow
 from claim_support import passes
 
@@ -18,7 +17,7 @@ def test_thm62_passes_and_catches_its_control(monkeypatch):
     monkeypatch.setattr(thm6_2, "FAMILIES", {"rescaled": thm6_2.FAMILIES["rescaled"]})
     result = passes("thm6.2")
     assert result.verdict == "PASS"
-    assert set(result.clauses) == set(thm6_2.CLAUSES) | {ENGINE_CLAUSE}
+    assert set(result.clauses) == set(thm6_2.CLAIM.clause_names)  # with the engine clause
 
 
 def test_thm62_wrong_alpha_and_non_par_are_flagged():
