@@ -95,7 +95,7 @@ figures: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/linteach figure all --seed $(SEED) --out docs/figures
 	$(BIN)/python -m linteach.figures.doc docs/figures docs/figures.md
 
-## benchmarks (ratios measured in one process) into build/ (untracked; about 6 min)
+## benchmarks (ratios measured in one process) into build/ (untracked; 2 min idle, 11 min at load 15)
 bench: $(STAMP)
 ifeq ($(WITH_TORCH),1)
 	@echo "[bench] installing linteach[bench] (torch, with its CUDA libraries: a large download)"
