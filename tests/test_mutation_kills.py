@@ -219,3 +219,11 @@ def test_an_empty_slack_records_nothing():
     ctx = _ctx()
     ctx.record("a", [], CASE)
     assert "a" not in ctx.worst and CASE not in ctx.recorded
+
+
+def test_record_and_negative_control_knobs_are_keyword_only():
+    ctx = _ctx()
+    with pytest.raises(TypeError):
+        ctx.record("a", 1.0, CASE, "observed")
+    with pytest.raises(TypeError):
+        ctx.negative_control(True, "d", 3)

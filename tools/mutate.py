@@ -74,12 +74,18 @@ EQUIVALENT[("verdict", "audit", "core/NumberReplacer", 192)] = (
     "equivalent: the value put in place of a non-finite reference in the allowance never "
     "matters: there the error is 0 (equal infinities) or inf (anything else), so the ratio "
     "is 0 or inf whatever the allowance")
+EQUIVALENT[("verdict", "audit", "core/ReplaceComparisonOperator_Eq_LtE", 194)] = (
+    "equivalent: `err == 0` → `err <= 0`; err is an absolute value, 0 or inf, never negative")
 EQUIVALENT[("verdict", "audit", "core/NumberReplacer", 205)] = (
     "equivalent: 1e300 ± 1 is 1e300 in float64 (the floor put under an infinite slack)")
 EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] = (
     "equivalent: `arr.size == 0` → `arr.size <= 0`; an array size is never negative")
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
+    ("verdict", "record", "core/ReplaceBinaryOperator_Mul_Div", 140):
+        "keyword-only knobs (test_record_and_negative_control_knobs_are_keyword_only)",
+    ("verdict", "negative_control", "core/ReplaceBinaryOperator_Mul_Div", 236):
+        "keyword-only knobs (test_record_and_negative_control_knobs_are_keyword_only)",
     ("bounds-formulas", "_direct", "core/ReplaceBinaryOperator_Mul_Div", 132):
         "R_x² → 1/R_x² in b is invisible on data with R_x = 1 (every thm4.1 set is scaled to "
         "max ‖x‖ = 1); killed at R_x = 1.3 (test_t_exact_and_m_are_rounded_up_never_down)",
