@@ -10,13 +10,13 @@ EXTRAS ?= test,figures,dask
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 PIP_INSTALL := $(PIP) install --progress-bar off
 
-.PHONY: help venv shell test test-slow verify update-claims figures bench update-bench \
+.PHONY: pages help venv shell test test-slow verify update-claims figures bench update-bench \
         dist check-dist clean mutate
 
 help:
-	@echo "make venv           create .venv and install linteach[$(EXTRAS)] (about 1-2 min)"
+	@echo "make venv           create .venv and install linteach[$(EXTRAS)] (about 3 min)"
 	@echo "make shell          a shell with .venv's linteach and proofs_check on PATH"
-	@echo "make test           the fast test suite (about 1 min)"
+	@echo "make test           the fast test suite (1.5-4 min)"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the thorough and slow tests"
 	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
@@ -35,7 +35,7 @@ $(STAMP): setup.cfg pyproject.toml
 	@$(PIP_INSTALL) -q --upgrade pip
 	@echo "[venv 3/3] installing linteach[$(EXTRAS)] in editable mode: numpy, scipy, cvxpy," \
 	      "clarabel, scikit-learn, matplotlib, pytest, hypothesis, dask, tqdm"
-	@echo "           (about 1-2 min from an empty cache; pip lists what it fetches)"
+	@echo "           (about 3 min from an empty cache; pip lists what it fetches)"
 	@$(PIP_INSTALL) -e '.[$(EXTRAS)]'
 	@$(BIN)/python -c "import linteach, proofs_check" && touch $(STAMP) \
 	    && echo "[venv] ready: $(BIN)/linteach, $(BIN)/proofs_check"
@@ -49,11 +49,11 @@ shell: $(STAMP)
 
 ## fast, deterministic suite (hypothesis profile "dev"); slow tests run in `make verify`
 test: $(STAMP)
-	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 1 min)"
+	@echo "[test] pytest, hypothesis profile dev, slow tests left out (1.5-4 min on 2 cores)"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow"
 
 test-slow: $(STAMP)
-	@echo "[test-slow] the tests marked slow (fresh venvs, sdist, README commands)"
+	@echo "[test-slow] every test marked slow, the fresh-venv packaging checks included"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow
 
 ## every claim check at the standard budget into build/ (untracked), compared with the
@@ -63,26 +63,30 @@ THOROUGH_TESTS := tests/test_fuzz.py tests/test_network.py tests/test_loss.py \
                   tests/test_data.py tests/test_metrics.py tests/test_strategies.py
 verify: $(STAMP)
 	@mkdir -p build
-	@echo "[verify 1/4] every claim, standard budget, seed $(SEED) -> build/claims.json, build/claims.md"
+	@rm -f build/claims.json build/claims.md
+	@echo "[verify 1/4] every claim, standard budget, seed $(SEED) -> build/claims.json, build/claims.md (1-5 min)"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
 	@echo "[verify 2/4] the fresh report against the committed docs/claims.json"
 	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
-	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough"
+	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough (1-3 min)"
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS)
-	@echo "[verify 4/4] the slow tests"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow
+	@echo "[verify 4/4] the slow tests (the fresh-venv packaging checks are make check-dist)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "slow and not fresh_venv"
 
 ## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md
 update-claims: $(STAMP)
 	@mkdir -p build
-	@echo "[update-claims 1/2] every claim, standard budget, seed $(SEED) -> build/"
+	@echo "[update-claims 1/3] every claim, standard budget, seed $(SEED) -> build/"
+	@rm -f build/claims.json build/claims.md  # never copy a report left by an earlier run
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md || true
 	@test -s build/claims.json
-	@echo "[update-claims 2/2] build/claims.* -> docs/ (commit them with the change that moved them)"
+	@echo "[update-claims 2/3] build/claims.* -> docs/ (commit them with the change that moved them)"
 	cp build/claims.json docs/claims.json
 	cp build/claims.md docs/claims.md
+	@echo "[update-claims 3/3] the reviewer pages' generated sections and slack plots"
+	$(BIN)/proofs_check --from docs/claims.json --pages docs/claims
 
 ## the paper's figures (PNG + JSON of the plotted numbers) into docs/figures/, and the numbers
 ## of docs/figures.md regenerated from those JSON files (about 6 min on 2 cores)
@@ -106,6 +110,7 @@ endif
 update-bench: bench
 	cp build/bench.md docs/bench.md
 	cp build/bench.json docs/bench.json
+	$(BIN)/python -m linteach.bench.rows_campaign build/bench.json docs/scale.md
 
 ## sdist and wheel into dist/ (the `build` frontend is installed into .venv on first use)
 dist: $(STAMP)
@@ -114,11 +119,12 @@ dist: $(STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 
-## the packaging checks: both archives build, the sdist's own test suite passes, and a
-## fresh venv with `pip install .` runs the README tour (tests/test_packaging.py)
+## the packaging checks: both archives build, the sdist's own test suite passes, a fresh
+## venv with the wheel runs the README tour, and a fresh clone's `make venv` + every README
+## command works (tests/test_packaging.py, tests/test_readme.py; about 15 min)
 check-dist: $(STAMP)
-	@echo "[check-dist] fresh venvs, sdist and wheel (about 3 min)"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow tests/test_packaging.py
+	@echo "[check-dist] sdist and wheel, fresh venvs, a fresh clone (about 15 min)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m fresh_venv
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
@@ -132,3 +138,7 @@ mutate: $(STAMP)
 	@echo "[mutate] running the mutants of $(if $(MUTATE),$(MUTATE),every target)"
 	$(BIN)/python tools/mutate.py run $(MUTATE)
 	$(BIN)/python tools/mutate.py report
+
+## the generated sections (and slack plots) of docs/claims/<id>.md from docs/claims.json
+pages: $(STAMP)
+	$(BIN)/proofs_check --from docs/claims.json --pages docs/claims

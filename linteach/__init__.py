@@ -2,7 +2,7 @@
 
 Sarussi, Brutzkus & Globerson (ICML 2021).  Pure NumPy: importing this package never
 imports cvxpy or matplotlib (``linteach.convex`` and ``linteach.figures`` load them).
-Notation and every convention: ``docs/conventions.md`` and ``../shared/paper/EQUATIONS.md``.
+Notation and every convention: ``docs/conventions.md`` and ``docs/math.md``.
 """
 from . import loss
 from .data import (Dataset, augment_bias, load_digit_pair, make_blobs_2d, make_outlier_set,

@@ -34,13 +34,29 @@ def check_real(name: str, value, *, gt=None, ge=None, lt=None, le=None) -> float
     return value
 
 
-def check_int(name: str, value, *, ge=None) -> int:
-    """Return ``value`` as an int, at least ``ge``."""
+def _int_text(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 30 else f"an integer of {len(text.lstrip('-'))} digits"
+
+
+#: the largest integer a float64 holds (integers past it cannot enter float arithmetic)
+FLOAT_INT_MAX = int(np.finfo(np.float64).max)
+
+
+#: the default upper bound of an integer argument: it must fit numpy's int64
+INT64_MAX = int(np.iinfo(np.int64).max)
+
+
+def check_int(name: str, value, *, ge=None, le=INT64_MAX) -> int:
+    """Return ``value`` as an int, at least ``ge`` and at most ``le`` (default: int64's max)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} {value!r}")
+        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} "
+                        f"{_fmt(value)[:60]}")
     value = int(value)
     if ge is not None and value < ge:
-        raise ValueError(f"`{name}` must be >= {ge}, got {value}")
+        raise ValueError(f"`{name}` must be >= {ge}, got {_int_text(value)}")
+    if le is not None and value > le:
+        raise ValueError(f"`{name}` must be <= {_int_text(le)}, got {_int_text(value)}")
     return value
 
 

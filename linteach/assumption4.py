@@ -1,6 +1,6 @@
 """Condition 4 of Theorem 6.2 ("data approximately symmetric about the origin"), by LPs.
 
-EQUATIONS §7 (derived): for every z, if z is positive on all positive points then it is
+docs/math.md §7 (derived): for every z, if z is positive on all positive points then it is
 negative on all negative points, and vice versa.  Each implication is decided by one HiGHS
 LP per point, whose dual certificate is re-checked in NumPy.  No cvxpy.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from ._check import check_real
+from ._check import check_array, check_real, float_guard
 from .errors import SolverError
 from .kkt import check_Xy
 
@@ -19,7 +19,32 @@ __all__ = ["A4_MARGIN", "Assumption4Result", "assumption4_lp", "lp_feasible"]
 
 
 def lp_feasible(G, h) -> bool:
-    """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex)."""
+    """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex); ``G (p, m)``, ``h (p,)``."""
+    if not hasattr(G, "tocsr"):  # dense: validate (sparse programs come from linteach.convex)
+        G = check_array("G", G, min_ndim=2)
+        if G.ndim != 2:
+            raise ValueError(f"`G` must be 2-D (p, m), got shape {G.shape}")
+    h = check_array("h", h)
+    if h.shape != (G.shape[0],):
+        raise ValueError(f"`h` must have shape (p,) = ({G.shape[0]},), got {h.shape}")
+    # Gθ ≥ h ⇔ (r_i G_i)(θ/c) ≥ r_i h_i / c for r_i, c > 0: rows by their largest entry and
+    # h by its largest entry, each a power of two, so HiGHS's absolute tolerances mean the
+    # same at any scale (at G ~ 1e-300 every θ it could return would be too short)
+    sparse = hasattr(G, "tocsr")
+    top = abs(G).max(axis=1).toarray().ravel() if sparse else np.abs(G).max(axis=1)
+    zero = top == 0
+    if np.any(zero & (h > 0)):
+        return False  # a row 0·θ ≥ h_i > 0
+    r = -np.frexp(np.where(zero, 1.0, top))[1]
+    if sparse:
+        from scipy.sparse import diags
+        G = diags(np.ldexp(1.0, r)) @ G
+    else:
+        G = np.ldexp(G, r[:, None])
+    # ĥ_i = r_i h_i / c with c the largest r_i h_i, all in exponents: nothing overflows
+    e_h = np.frexp(h)[1] + r
+    c = int(e_h[h != 0].max()) if np.any(h != 0) else 0
+    h = np.ldexp(h, r - c)
     res = linprog(np.zeros(G.shape[1]), A_ub=-G, b_ub=-h, bounds=(None, None), method="highs")
     if res.status not in (0, 2):
         raise SolverError(f"HiGHS could not decide feasibility: {res.message}")
@@ -30,7 +55,7 @@ def lp_feasible(G, h) -> bool:
 A4_MARGIN = 1e-7
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Assumption4Result:
     """Verdict of :func:`assumption4_lp`.
 
@@ -51,6 +76,12 @@ class Assumption4Result:
     positive_cone_empty: bool
     negative_cone_empty: bool
     margin: float
+
+    def __repr__(self):
+        worst = float(np.min(self.slack))
+        where = "" if self.holds else f", witness_index={self.witness_index}"
+        return (f"Assumption4Result(holds={self.holds}, worst_slack={worst:.3g}, "
+                f"n={self.slack.size}{where})")
 
 
 def _a4_slack(P, xj):
@@ -90,7 +121,7 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
 
     Notes
     -----
-    EQUATIONS §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
+    docs/math.md §7: for each negative j, ``{z : z·x_i ≥ 1 ∀ y_i = +1, z·x_j ≥ 0}`` must be
     empty, and for each positive j, ``{z : z·x_i ≤ −1 ∀ y_i = −1, z·x_j ≤ 0}``.  Each is
     decided by one HiGHS LP whose optimum is the slack; the LP's dual certificate
     ``−x_j ∈ cone{x_i}`` is re-checked in NumPy.
@@ -127,6 +158,9 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
     witness = None
     if not holds:  # ≥ 1 on the other class of the points as given, signs unchanged
         cls = -y[j]
-        witness = zs[j] / ((cls * X_in[y == cls]) @ (cls * zs[j])).min()
+        # min_i z·x_i over the points as given, via unit rows (no overflow at any scale)
+        P_in = X[y == cls] * norms[y == cls]
+        with float_guard("the Assumption 4 witness for `X` leaves float64"):
+            witness = zs[j] / ((cls * P_in) @ (cls * zs[j])).min()
     return Assumption4Result(holds, witness, None if holds else j, slack,
                              empty[1.0], empty[-1.0], margin)

@@ -1,4 +1,4 @@
-"""Theorem 4.1's constants and the proof's potentials (EQUATIONS §3, App. B).
+"""Theorem 4.1's constants and the proof's potentials (docs/math.md §3, App. B).
 
 Conventions, stated once:
 
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._check import check_alpha, check_array, check_int, check_real, float_guard
+from ._check import (FLOAT_INT_MAX, check_alpha, check_array, check_int, check_real,
+                     float_guard)
 
 __all__ = ["SGDBound", "sgd_update_bound", "teacher_weights", "potential_F", "potential_G",
            "invariant_bounds"]
@@ -35,7 +36,7 @@ __all__ = ["SGDBound", "sgd_update_bound", "teacher_weights", "potential_F", "po
 
 @dataclass(frozen=True)
 class SGDBound:
-    """Theorem 4.1's constants for one setting (EQUATIONS §3); every field a float."""
+    """Theorem 4.1's constants for one setting (docs/math.md §3); every field a float."""
 
     eps0: float
     a: float
@@ -78,7 +79,7 @@ def sgd_update_bound(n, eps, *, R_x, R_0, alpha, k, eta, v, w_star_norm) -> SGDB
 
     Notes
     -----
-    EQUATIONS §3 (the paper's display equations are lost; this is the reconstruction).
+    docs/math.md §3 (the paper's display equations are lost; this is the reconstruction).
     ``1 − e^{−ε0}`` is computed with ``expm1`` so tiny ``ε0`` keeps its digits.
 
     Examples
@@ -89,14 +90,14 @@ def sgd_update_bound(n, eps, *, R_x, R_0, alpha, k, eta, v, w_star_norm) -> SGDB
     >>> bool(bd.M >= bd.T_exact > 0)
     True
     """
-    n = check_int("n", n, ge=1)
+    n = check_int("n", n, ge=1, le=FLOAT_INT_MAX)
     eps = check_real("eps", eps, gt=0.0)
     R_x = check_real("R_x", R_x, gt=0.0)
     R_0 = check_real("R_0", R_0, ge=0.0)
     alpha = check_alpha(alpha)
     if alpha == 0.0:
         raise ValueError("`alpha` must be > 0 for Theorem 4.1 (a = 0 for ReLU), got 0.0")
-    k = check_int("k", k, ge=1)
+    k = check_int("k", k, ge=1, le=FLOAT_INT_MAX)
     eta = check_real("eta", eta, gt=0.0)
     v = check_real("v", v, gt=0.0)
     w_star_norm = check_real("w_star_norm", w_star_norm, gt=0.0)
@@ -227,8 +228,10 @@ def potential_G(W) -> np.ndarray:
     """``G(W) = ‖W‖_F`` (App. B), one value per run (no squaring: any finite ``W``)."""
     W = _W(W)
     flat = W.reshape(W.shape[:-2] + (-1,))
+    # by a power of two to entries ≤ 1 first: exact, and no precision lost among subnormals
+    e = np.frexp(np.abs(flat).max(axis=-1))[1]
     with float_guard("G(W) = ‖W‖_F of `W` overflows float64"):
-        return np.hypot.reduce(flat, axis=-1)
+        return np.ldexp(np.linalg.norm(np.ldexp(flat, -e[..., None]), axis=-1), e)
 
 
 def invariant_bounds(g, *, k, eta, v, alpha, R_x):
@@ -241,7 +244,7 @@ def invariant_bounds(g, *, k, eta, v, alpha, R_x):
         ``G(W_{t+1})² − G(W_t)² ≤ 2η + 2kη²v²R_x²`` (uses ``⟨W, ∇N⟩ = N`` and ``g·q ≤ 1``).
         The first has the shape of ``g``, the second broadcasts with ``R_x``.
     """
-    k = check_int("k", k, ge=1)
+    k = check_int("k", k, ge=1, le=FLOAT_INT_MAX)
     eta = check_real("eta", eta, gt=0.0)
     v = check_real("v", v, gt=0.0)
     alpha = check_alpha(alpha)
@@ -253,5 +256,5 @@ def invariant_bounds(g, *, k, eta, v, alpha, R_x):
     if np.any(R_x < 0):
         raise ValueError(f"`R_x` must be >= 0, got {R_x.min():.3g}")
     with float_guard("the invariant bounds overflow float64 for these `k`, `eta`, `v`, `R_x`"):
-        kf = np.float64(k)
+        kf, eta, v = np.float64(k), np.float64(eta), np.float64(v)  # numpy: overflow is caught
         return 2.0 * kf * eta * v * alpha * g, 2.0 * eta + 2.0 * kf * eta**2 * v**2 * R_x**2

@@ -10,7 +10,8 @@
 Also ``python -m linteach.cli``.  Seeds become generators here and nowhere else.
 Matplotlib is imported only by ``figure`` (through :mod:`linteach.figures`); ``bench`` runs
 the benchmark shipped inside the installed package (:mod:`linteach.bench`), never a file of
-the current folder.  Exit status: 0 on success, 2 on a usage error.
+the current folder.  Exit status: 0 on success, 1 when an optional dependency is missing,
+2 on a usage error.
 """
 from __future__ import annotations
 
@@ -71,7 +72,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _figure(args) -> int:
-    from . import figures  # matplotlib is imported from here on only
+    try:
+        from . import figures  # matplotlib is imported from here on only
+    except ModuleNotFoundError as exc:
+        print(f"linteach figure: needs {exc.name}, which is not installed: "
+              "pip install 'linteach[figures]'", file=sys.stderr)
+        return 1
 
     from ._progress import Steps
 

@@ -2,7 +2,7 @@
 
 The only module that imports cvxpy (it is itself imported lazily).  Every program is
 ``min ½‖θ‖² s.t. Gθ ≥ h`` (:func:`_solve_qp`): the SVM without bias (max-margin teacher,
-EQUATIONS §3); Eq. 8 of Theorem 6.2 on ``θ = (w, u)``, also via its kernel dual (§7); (P)
+docs/math.md §3); Eq. 8 of Theorem 6.2 on ``θ = (w, u)``, also via its kernel dual (§7); (P)
 restricted to an agreement pattern over all ``2k`` neurons, ``θ = vec(W)`` (§6).
 
 Solver policy: CLARABEL, then the other installed solvers of :data:`SOLVER_ORDER`.  An
@@ -20,10 +20,11 @@ import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from ._check import check_alpha, check_array, check_int, check_real
-from .errors import NotSeparableError, SolverError, UndecidedError
+from ._check import check_alpha, check_array, check_int, check_real, float_guard
+from .errors import NotSeparableError, SolverError, UndecidedError  # noqa: F401 (re-exported)
 from .assumption4 import A4_MARGIN, Assumption4Result, assumption4_lp, lp_feasible
 from .kkt import KKTCertificate, check_Xy, kkt_certificate, polish, qp_kkt_report
+from .separable import exact_svm
 
 __all__ = ["svm_no_bias", "max_margin_teacher", "solve_eq8", "eq8_kernel", "eq8_kernel_dual",
            "nar_program", "assumption4_lp", "Assumption4Result", "A4_MARGIN",
@@ -145,29 +146,6 @@ def _rescaled(theta, s, what):
     return out
 
 
-_NOT_SEPARABLE = ("data are not linearly separable through the origin (no w with y_i w·x_i > 0 "
-                  "for all i); if they are separable with a bias, lift them with "
-                  "linteach.augment_bias")
-
-
-def _exact_svm(X, y, failure):
-    """The SVM decided exactly (:mod:`linteach.separable`) when the solvers could not."""
-    from .separable import separability
-
-    sep = separability(X, y)
-    if sep.verdict == "not separable":
-        raise NotSeparableError(_NOT_SEPARABLE + " (proved by an exact Gordan certificate on "
-                                f"{len(sep.support)} points)")
-    if sep.verdict == "separable":
-        if sep.w is None:
-            raise ValueError(f"`X`: the data are separable with max margin {sep.margin:.3g}, "
-                             "but the max-margin teacher (norm 1/margin) overflows float64")
-        return sep.w
-    raise UndecidedError("separability of `X`, `y` is undecided at this scale: the solvers "
-                         f"failed ({failure}) and the exact re-check found no certificate "
-                         "either way")
-
-
 def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     """Hard-margin SVM through the origin: ``argmin ‖w‖² s.t. y_i w·x_i ≥ 1``.
 
@@ -181,7 +159,7 @@ def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     Returns
     -------
     w : ndarray, shape (d,)
-        The max-margin teacher: ``‖w‖ = 1/γ`` with ``γ`` the max margin (EQUATIONS §3).
+        The max-margin teacher: ``‖w‖ = 1/γ`` with ``γ`` the max margin (docs/math.md §3).
 
     Raises
     ------
@@ -199,9 +177,9 @@ def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     try:
         w = _solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0]
     except _Infeasible:  # the solvers' word at tolerance ~1e-8: decide it exactly
-        return _exact_svm(X_in, y, "CLARABEL and HiGHS reported infeasible")
+        return exact_svm(X_in, y, failure="CLARABEL and HiGHS reported infeasible")
     except SolverError as exc:
-        return _exact_svm(X_in, y, str(exc))
+        return exact_svm(X_in, y, failure=str(exc))
     return _rescaled(w, s, "the SVM")
 
 
@@ -243,7 +221,7 @@ def solve_eq8(X, y, alpha, *, solver=None):
     Notes
     -----
     Constraints: ``w·x_i − α u·x_i ≥ 1`` for ``y_i = +1`` and ``u·x_i − α w·x_i ≥ 1``
-    for ``y_i = −1`` (EQUATIONS §7, Eq. 8).  The predicted boundary is ``(w − u)·x = 0``.
+    for ``y_i = −1`` (docs/math.md §7, Eq. 8).  The predicted boundary is ``(w − u)·x = 0``.
 
     Examples
     --------
@@ -264,7 +242,8 @@ def solve_eq8(X, y, alpha, *, solver=None):
 def eq8_kernel(X, y, alpha) -> np.ndarray:
     """Eq. 8's kernel: ``K_ij = (1+α²)⟨x_i, x_j⟩`` if ``y_i = y_j``, else ``2α⟨x_i, x_j⟩``."""
     X, y, alpha = _eq8_args(X, y, alpha)
-    return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
+    with float_guard("Eq. 8's kernel of `X` overflows float64 (entries of X·Xᵀ)"):
+        return np.where(np.equal.outer(y, y), 1.0 + alpha**2, 2.0 * alpha) * (X @ X.T)
 
 
 def eq8_kernel_dual(X, y, alpha, *, solver=None):
@@ -323,7 +302,7 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     alpha : float
         Leaky slope, ``0 <= alpha < 1``.
     c_w, c_u : array_like, shape (n,), entries in {alpha, 1}
-        The pattern (EQUATIONS §6): ``c_i = 1`` puts every neuron of that type on the
+        The pattern (docs/math.md §6): ``c_i = 1`` puts every neuron of that type on the
         positive side of ``x_i`` (``w_l·x_i ≥ 0``), ``c_i = alpha`` on the negative side.
     k : int, default 1
         Neurons per type.
@@ -344,7 +323,7 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     Notes
     -----
     Inside the pattern ``N_W(x_i) = v Σ_l c^w_i w_l·x_i − v Σ_l c^u_i u_l·x_i`` is linear
-    in ``W``, so this is a convex QP (EQUATIONS §6).
+    in ``W``, so this is a convex QP (docs/math.md §6).
 
     Examples
     --------

@@ -3,7 +3,7 @@
 Conventions: ``X`` has shape ``(n, d)`` (or ``(..., n, d)`` for a stack of equal-shape
 sets, one per run), labels ``y ∈ {-1, +1}`` shape ``(..., n)``.  ``Dataset.w_star``, when
 known, is a **teacher in the theorem's normalisation**: ``y_i ⟨w*, x_i⟩ ≥ 1`` for every i
-(EQUATIONS §3), so ``1/‖w*‖`` lower-bounds the max margin.
+(docs/math.md §3), so ``1/‖w*‖`` lower-bounds the max margin.
 """
 from __future__ import annotations
 
@@ -75,6 +75,9 @@ class Dataset:
 
 def stack(datasets) -> Dataset:
     """Stack equal-shape datasets into one with a leading run axis (for batched training)."""
+    if isinstance(datasets, Dataset) or not hasattr(datasets, "__iter__"):
+        raise TypeError("`datasets` must be an iterable of linteach.Dataset objects, got "
+                        f"{type(datasets).__name__}")
     datasets = list(datasets)
     if not datasets:
         raise ValueError("`datasets` must not be empty")

@@ -4,11 +4,11 @@
   ``linteach.convex``) condition by condition; :func:`polish` turns a near-optimal answer
   into an exact KKT pair.  Residuals are relative: ``≤ tol`` means "holds" at any scale.
 * :func:`kkt_certificate`: is a trained ``W`` (any scale), in direction, a KKT point of
-  (P) ``min ½‖W‖² s.t. q_i(W) ≥ 1`` (EQUATIONS §4, §6)?
+  (P) ``min ½‖W‖² s.t. q_i(W) ≥ 1`` (docs/math.md §4, §6)?
 
 Condition 4 of Theorem 6.2 (the Assumption 4 LP) lives in ``linteach.assumption4``.
 
-Network conventions (EQUATIONS §1): rows ``0..k-1`` of ``W (2k, d)`` are w neurons
+Network conventions (docs/math.md §1): rows ``0..k-1`` of ``W (2k, d)`` are w neurons
 (second layer ``+v``), rows ``k..2k-1`` u neurons (``−v``); ``σ'(z) = 1`` if ``z > 0``
 else ``α``, so ``σ'(0) = α``.
 """
@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import nnls
 
-from ._check import check_alpha, check_array, check_real, check_W, check_X, check_y
+from ._check import (check_alpha, check_array, check_real, check_W, check_X, check_y,
+                     float_guard)
 from .errors import SolverError
 
 __all__ = ["FEAS_TOL", "KKT_TOL", "POLISH_TOL", "DIST_TOL", "KINK_TOL",
@@ -45,7 +46,37 @@ def check_Xy(X, y):
     X = check_X(X)
     if X.ndim != 2:
         raise ValueError(f"`X` must be 2-D (n, d), got shape {X.shape}")
-    return X, check_y(y, X)
+    y = check_y(y, X)
+    if y.ndim != 1:
+        raise ValueError(f"`y` must be 1-D (n,) here, got shape {y.shape}")
+    return X, y
+
+
+def _check_qp(theta, G, h, mu=False):
+    """Validate ``θ (m,)``, ``G (p, m)`` (dense or scipy sparse), ``h (p,)``, ``μ (p,)``."""
+    theta = check_array("theta", theta)
+    if theta.ndim != 1:
+        raise ValueError(f"`theta` must be 1-D (m,), got shape {theta.shape}")
+    if hasattr(G, "tocsr") and hasattr(G, "shape"):  # scipy sparse
+        G = G.tocsr().astype(np.float64)
+        if G.ndim != 2 or not np.all(np.isfinite(G.data)):
+            raise ValueError("`G` (sparse) must be 2-D with finite entries")
+    else:
+        G = check_array("G", G, min_ndim=2)
+        if G.ndim != 2:
+            raise ValueError(f"`G` must be 2-D (p, m), got shape {G.shape}")
+    if G.shape[1] != theta.shape[0]:
+        raise ValueError(f"`G` has {G.shape[1]} columns but `theta` has {theta.shape[0]} "
+                         "entries")
+    out = [theta, G]
+    for name, vec in (("h", h), ("mu", mu)):
+        if vec is False:  # polish takes no multipliers
+            continue
+        vec = check_array(name, vec)
+        if vec.shape != (G.shape[0],):
+            raise ValueError(f"`{name}` must have shape (p,) = ({G.shape[0]},), got {vec.shape}")
+        out.append(vec)
+    return out
 
 
 def _row_norms(G):
@@ -86,8 +117,13 @@ def qp_kkt_report(theta, G, h, mu) -> QPReport:
     at ``μ⁺``: for feasible θ, strong convexity gives ``‖θ − θ*‖ ≤ sqrt(2·gap)``, a
     guarantee the other residuals do not give on degenerate problems.
     """
-    theta, h, mu = (np.asarray(a, dtype=np.float64) for a in (theta, h, mu))
+    theta, G, h, mu = _check_qp(theta, G, h, mu)
     norm = max(float(np.linalg.norm(theta)), np.finfo(float).tiny)
+    with float_guard("the KKT residuals of `theta`, `G`, `h`, `mu` overflow float64"):
+        return _report(theta, G, h, mu, norm)
+
+
+def _report(theta, G, h, mu, norm):
     rows = _row_norms(G)
     slack = G @ theta - h
     r = G.T @ mu - theta
@@ -111,7 +147,12 @@ def polish(theta, G, h):
     :data:`POLISH_TOL`.  Safe: the program is strictly convex, so an exact KKT pair is
     the unique optimum whichever guess produced it.
     """
-    theta = np.asarray(theta, dtype=np.float64)
+    theta, G, h = _check_qp(theta, G, h)
+    with float_guard("polishing `theta` against `G`, `h` overflows float64"):
+        return _polish(theta, G, h)
+
+
+def _polish(theta, G, h):
     rel = (G @ theta - h) / np.maximum(1.0, _row_norms(G) * np.linalg.norm(theta))
     for guess in ACTIVE_GUESSES:
         active = np.flatnonzero(rel <= guess)
@@ -119,18 +160,19 @@ def polish(theta, G, h):
             continue
         GA = G[active]
         GA = GA.toarray() if hasattr(GA, "toarray") else GA
-        th = np.linalg.lstsq(GA, h[active], rcond=None)[0]
-        mu = np.zeros(G.shape[0])
         try:
+            with np.errstate(all="raise"):
+                th = np.linalg.lstsq(GA, h[active], rcond=None)[0]
+            mu = np.zeros(G.shape[0])
             mu[active] = nnls(GA.T, th, maxiter=50 * active.size)[0]
-        except RuntimeError:  # iteration cap: try the next guess
-            continue
+        except (RuntimeError, ValueError, FloatingPointError, np.linalg.LinAlgError):
+            continue  # iteration cap, or this guess leaves float64: try the next one
         if qp_kkt_report(th, G, h, mu).ok(POLISH_TOL):
             return th, mu
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class KKTCertificate:
     """How far ``W / min_i q_i(W)`` is from a KKT point of (P); residuals are relative.
 
@@ -152,6 +194,11 @@ class KKTCertificate:
     def holds(self, tol: float = KKT_TOL) -> bool:
         """Stationarity, complementarity and feasibility all ``≤ tol``."""
         return max(self.stationarity, self.complementarity, self.feasibility) <= tol
+
+    def __repr__(self):
+        return (f"KKTCertificate(gamma={self.gamma:.6g}, stationarity={self.stationarity:.2e}, "
+                f"complementarity={self.complementarity:.2e}, feasibility={self.feasibility:.2e}, "
+                f"n={self.lam.size}, n_kinks={self.n_kinks})")
 
 
 def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
@@ -179,7 +226,7 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
     ``min_{λ≥0} ‖W − Σ_i λ_i ∇_W q_i(W)‖² + Σ_i (λ_i (q_i − 1) / ‖W‖)²``
     (``scipy.optimize.nnls``; stationarity alone has many solutions), with
     ``∇_{w_j} q_i = v y_i σ'(w_j·x_i) x_i`` and ``∇_{u_j} q_i = −v y_i σ'(u_j·x_i) x_i``
-    (EQUATIONS §1, §6).  The ``(2k·d, n)`` gradient matrix is formed explicitly.
+    (docs/math.md §1, §6).  The ``(2k·d, n)`` gradient matrix is formed explicitly.
 
     Examples
     --------

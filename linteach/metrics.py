@@ -1,4 +1,4 @@
-"""Geometric measures the paper plots and its theorems speak of (EQUATIONS §4–§8).
+"""Geometric measures the paper plots and its theorems speak of (docs/math.md §4–§8).
 
 Every function takes ``W`` of shape ``(..., 2k, d)`` (rows: k w neurons, then k u
 neurons) and returns one value per run; points ``X`` are ``(n, d)`` or ``(..., n, d)``.
@@ -173,7 +173,7 @@ def fraction_outside_linear_regime(W, X, *, c: float = 2.0):
 
 
 def normalized_margin(net: Net, W, X, y):
-    """``γ̄ = min_i q_i(W) / ‖W‖`` (EQUATIONS §4), on ``W``'s direction (``q`` is 1-homogeneous)."""
+    """``γ̄ = min_i q_i(W) / ‖W‖`` (docs/math.md §4), on ``W``'s direction (``q`` is 1-homogeneous)."""
     net = _net(net)
     Wd, _ = _direction(_W(W))
     q = net.margins(Wd, X, y)
@@ -201,12 +201,16 @@ def smoothed_margin(net: Net, W, X, y):
     q_hat = net.margins(Wd, X, y) / norm_d[..., None]
     log_norm = np.log(norm_d) + e * np.log(2.0)
     lead, rest, _ = _loss.scaled_loss_terms(q_hat, log_norm)
-    return _loss.smoothed_margin_scaled(lead, rest, log_norm)
+    out = _loss.smoothed_margin_scaled(lead, rest, log_norm)
+    if not np.all(np.isfinite(out)):
+        raise ValueError("the smoothed margin −log(e^{L_sum} − 1)/‖W‖ overflows float64 for "
+                         f"`W` of norm e^{float(np.min(log_norm)):.4g}")
+    return out
 
 
 @dataclass(frozen=True, repr=False)
 class Agreement:
-    """A neural agreement pattern (EQUATIONS §6) of each run.
+    """A neural agreement pattern (docs/math.md §6) of each run.
 
     ``side_w[..., i] = +1`` when every w neuron has ``ŵ·x_i ≥ β`` (``c^w_i = 1``) and
     ``-1`` when every one has ``ŵ·x_i ≤ −β`` (``c^w_i = α``); likewise ``side_u``.
@@ -281,7 +285,7 @@ def in_par(W, X, y, *, beta: float = 0.0):
     """Whether ``W`` is in PAR(β): ``y_i ŵ_l·x_i ≥ β`` and ``−y_i û_l·x_i ≥ β`` for all i, l.
 
     ``beta = 0`` (the default) asks whether ``W`` is in PAR(β) for **some** β > 0, i.e.
-    every margin is ``> 0`` (EQUATIONS §7: PAR is an NAR, whose β is positive).
+    every margin is ``> 0`` (docs/math.md §7: PAR is an NAR, whose β is positive).
     """
     beta = check_real("beta", beta, ge=0.0)
     mw, mu = _par_margins(W, X, y)

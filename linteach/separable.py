@@ -1,4 +1,4 @@
-"""Exact separability through the origin, and the exact max-margin direction (EQUATIONS §3).
+"""Exact separability through the origin, and the exact max-margin direction (docs/math.md §3).
 
 The hard-margin SVM without bias, ``min ‖w‖ s.t. y_i w·x_i ≥ 1``, is the minimum-norm
 point ``p`` of the convex hull of ``g_i = y_i x_i``: ``w* = p/‖p‖²`` and the max margin is
@@ -27,8 +27,9 @@ import numpy as np
 from scipy.optimize import nnls
 
 from ._check import check_X, check_y
+from .errors import NotSeparableError, UndecidedError
 
-__all__ = ["Separability", "separability"]
+__all__ = ["Separability", "separability", "exact_svm"]
 
 #: weights of the Σμ = 1 row in the NNLS guesses, tried in turn
 _SUM_WEIGHTS = (1.0, 1e3, 1e-3)
@@ -115,6 +116,54 @@ def _try_support(Gi, S):
     return p, D
 
 
+def _affine_weights(Gi, S):
+    """Exact weights of the min-norm point of the affine hull of ``{g_i : i ∈ S}``."""
+    gram = [[sum(a * b for a, b in zip(Gi[i], Gi[j])) for j in S] for i in S]
+    sol = _exact_solve([row + [-1] for row in gram] + [[1] * len(S) + [0]],
+                       [0] * len(S) + [1])
+    if sol is None:
+        return None
+    num, D = sol
+    return [Fraction(v, D) for v in num[:-1]]
+
+
+#: exact Wolfe iterations are run only on problems this small (n·d), each costing O(n·d)
+_WOLFE_MAX_SIZE = 4000
+
+
+def _wolfe(Gi):
+    """Wolfe's min-norm-point algorithm in exact arithmetic: ``(p_int, D, S)`` or ``None``.
+
+    The fallback when no floating-point guess of the support passes: exact at every step,
+    so it ends (finitely) at the min-norm point of the hull, given iterations enough.
+    """
+    n, d = len(Gi), len(Gi[0])
+    norms = [sum(a * a for a in g) for g in Gi]
+    S, lam = [min(range(n), key=norms.__getitem__)], [Fraction(1)]
+    for _ in range(20 * n + 100):
+        L = math.lcm(*(v.denominator for v in lam))
+        p = [sum(int(v * L) * Gi[i][c] for v, i in zip(lam, S)) for c in range(d)]
+        pp = sum(c * c for c in p)
+        dots = [sum(a * b for a, b in zip(g, p)) * L for g in Gi]  # = g·x·L², x = p/L
+        j = min(range(n), key=dots.__getitem__)
+        if dots[j] >= pp:
+            return p, L, tuple(S)
+        if j in S:
+            return None
+        S, lam = S + [j], lam + [Fraction(0)]
+        while True:
+            alpha = _affine_weights(Gi, S)
+            if alpha is None:
+                return None
+            if all(a > 0 for a in alpha):
+                lam = alpha
+                break
+            theta = min(v / (v - a) for v, a in zip(lam, alpha) if a <= 0)
+            lam = [v + theta * (a - v) for v, a in zip(lam, alpha)]
+            S, lam = [i for i, v in zip(S, lam) if v > 0], [v for v in lam if v > 0]
+    return None
+
+
 def _guesses(G):
     """Candidate supports from NNLS fits of ``Σμ_i g_i = 0, Σμ_i = 1`` (floating point)."""
     seen = []
@@ -164,10 +213,17 @@ def separability(X, y) -> Separability:
         return Separability("not separable", None, 0.0, (0,))
     G = np.ldexp(G, -int(np.frexp(top)[1]))            # exact: largest entry in [0.5, 1)
     Gi, low = _integer_rows(G)
+    found = None
     for S in _guesses(G):
         found = _try_support(Gi, S)
-        if found is None:
-            continue
+        if found is not None:
+            break
+    if found is None and G.size <= _WOLFE_MAX_SIZE:
+        found = _wolfe(Gi)
+        if found is not None:
+            S = found[2]
+            found = found[:2]
+    if found is not None:
         p_int, D = found
         p = [Fraction(c, D) for c in p_int]
         pp = sum(c * c for c in p)
@@ -184,3 +240,30 @@ def separability(X, y) -> Separability:
         margin = math.exp(0.5 * (math.log(gamma2.numerator) - math.log(gamma2.denominator)))
         return Separability("separable", w, margin, S)
     return Separability("undecided", None, float("nan"), ())
+
+
+NOT_SEPARABLE = ("data are not linearly separable through the origin (no w with y_i w·x_i > 0 "
+                 "for all i); if they are separable with a bias, lift them with "
+                 "linteach.augment_bias")
+
+
+def exact_svm(X, y, *, failure: str = "not asked") -> np.ndarray:
+    """The hard-margin SVM through the origin, decided exactly (:func:`separability`).
+
+    Used by :func:`linteach.convex.svm_no_bias` when the solvers fail or say "infeasible"
+    (``failure`` says what they said).  Returns the max-margin teacher; raises
+    :class:`~linteach.NotSeparableError` only with a proof, ``ValueError`` when the teacher
+    overflows float64, :class:`~linteach.errors.UndecidedError` when nothing is proved.
+    """
+    sep = separability(X, y)
+    if sep.verdict == "not separable":
+        raise NotSeparableError(NOT_SEPARABLE + " (proved by an exact Gordan certificate on "
+                                f"{len(sep.support)} points)")
+    if sep.verdict == "separable":
+        if sep.w is None:
+            raise ValueError(f"`X`: the data are separable with max margin {sep.margin:.3g}, "
+                             "but the max-margin teacher (norm 1/margin) overflows float64")
+        return sep.w
+    raise UndecidedError("separability of `X`, `y` is undecided at this scale: the solvers "
+                         f"failed ({failure}) and the exact re-check found no certificate "
+                         "either way")

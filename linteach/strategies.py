@@ -52,7 +52,8 @@ def clustered_weights(k: int, d: int, *, r: float, rng: np.random.Generator, gap
 
     ``w̄, ū = m ± (gap/2)·ê`` with ``‖m‖ = center_norm``; each type's deviations are drawn,
     centred (they sum to 0, so the means stay put) and scaled so the largest is ``r``.
-    A large ``center_norm/gap`` puts the net where float64 rounding matters.  ``k = 1``
+    A large ``center_norm/gap`` puts the net where float64 rounding matters: ``r`` and the
+    gap are realised up to the rounding of the means, ~1e-16·(center_norm + gap).  ``k = 1``
     forces ``r = 0``.
     """
     k, d = check_int("k", k, ge=1), check_int("d", d, ge=1)
@@ -80,7 +81,10 @@ def band_points(W, n: int, *, c: float = 2.0, rng: np.random.Generator,
     regime.  Norms are log-uniform in ``radius``, both sides of the hyperplane.  Raises
     ``ValueError`` when ``c·r > ‖w̄ − ū‖`` (no such direction exists).
     """
-    W = check_W(W, k=max(1, np.shape(W)[-2] // 2))
+    W = check_array("W", W, min_ndim=2)
+    if W.ndim != 2:
+        raise ValueError(f"`W` must be 2-D (2k, d), got shape {W.shape}")
+    W = check_W(W, k=max(1, W.shape[-2] // 2))
     n = check_int("n", n, ge=1)
     c = check_real("c", c, ge=0.0)
     rng = check_rng(rng)
@@ -90,8 +94,8 @@ def band_points(W, n: int, *, c: float = 2.0, rng: np.random.Generator,
     gap = float(np.linalg.norm(delta))
     cos = c * float(cluster_radius(W)) / gap if gap > 0 else np.inf
     if not cos <= 1.0:
-        raise ValueError(f"no point has |(w̄ − ū)·x| = c·r‖x‖: c·r = {c * cluster_radius(W):g} "
-                         f"exceeds ‖w̄ − ū‖ = {gap:g}")
+        raise ValueError(f"`c` times the cluster radius of `W` exceeds ‖w̄ − ū‖ = {gap:g} "
+                         f"(c·r = {c * cluster_radius(W):g}): no point has |(w̄ − ū)·x| = c·r‖x‖")
     if W.shape[-1] == 1 and cos < 1.0:
         raise ValueError(f"in d = 1 every point has |(w̄ − ū)·x| = ‖w̄ − ū‖‖x‖, so c·r must "
                          f"equal ‖w̄ − ū‖ = {gap:g}, got c·r = {c * cluster_radius(W):g}")
@@ -118,7 +122,7 @@ def _direction(X, side):
 
 def nar_weights(X, side_w, side_u, *, k: int, rng: np.random.Generator,
                 spread: float = 0.5, scale=(0.1, 10.0)) -> np.ndarray:
-    """Weights ``W (2k, d)`` inside the NAR with the chosen sides (EQUATIONS §6).
+    """Weights ``W (2k, d)`` inside the NAR with the chosen sides (docs/math.md §6).
 
     ``side_w[i] = +1`` asks every w neuron to have ``ŵ·x_i > 0`` (``c^w_i = 1``), ``-1`` to
     have ``ŵ·x_i < 0`` (``c^w_i = α``); likewise ``side_u``.  Each neuron is a unit direction
@@ -149,7 +153,7 @@ def nar_weights(X, side_w, side_u, *, k: int, rng: np.random.Generator,
 
 def par_weights(data: Dataset, *, k: int, rng: np.random.Generator, spread: float = 0.5,
                 scale=(0.1, 10.0)) -> np.ndarray:
-    """Weights in PAR (EQUATIONS §7): every w neuron classifies like ``y``, every u like ``−y``."""
+    """Weights in PAR (docs/math.md §7): every w neuron classifies like ``y``, every u like ``−y``."""
     if not isinstance(data, Dataset):
         raise TypeError(f"`data` must be a linteach.Dataset, got {type(data).__name__}")
     return nar_weights(data.X, data.y, -data.y, k=k, rng=rng, spread=spread, scale=scale)
@@ -183,9 +187,13 @@ def separable_datasets(draw, n=(2, 40), d=(1, 6), margin=(0.05, 0.5)):
 
 
 @st.composite
-def clustered_nets(draw, k=(1, 8), d=(1, 6), r=(0.0, 0.5), alpha=(0.05, 0.95), v=(0.2, 3.0),
+def clustered_nets(draw, k=(1, 8), d=(2, 6), r=(0.0, 0.24), alpha=(0.05, 0.95), v=(0.2, 3.0),
                    gap=(0.5, 2.0), center_norm=(0.0, 2.0)):
-    """``(net, W)`` with :func:`clustered_weights`: cluster radius ``r`` (0 when k = 1)."""
+    """``(net, W)`` with :func:`clustered_weights`: cluster radius ``r`` (0 when k = 1).
+
+    The defaults combine with :func:`band_points` / :func:`band_edge_points`: ``d ≥ 2`` and
+    ``2r(1 + 1e-9) < 0.5 ≤ ‖w̄ − ū‖``, so band points at ``c = 2(1 ± δ)`` always exist.
+    """
     width = draw(_ints(k))
     radius = 0.0 if width == 1 else draw(_floats(r))
     net = Net(k=width, alpha=draw(_floats(alpha)), v=draw(_floats(v)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._check import check_real, check_rng
+from ._check import check_array, check_int, check_real, check_rng, check_X, float_guard
 from .network import Net
 
 __all__ = ["gradient_check", "kink_distance"]
@@ -18,13 +18,26 @@ GRAD_RTOL = 1e-6
 
 
 def kink_distance(W, X) -> float:
-    """``min_{j,i} |w_j·x_i| / (‖w_j‖ ‖x_i‖)``: how far every neuron is from its kink."""
-    W, X = np.asarray(W, dtype=np.float64), np.asarray(X, dtype=np.float64)
-    Z = X @ np.swapaxes(W, -1, -2)
-    scale = np.linalg.norm(X, axis=-1)[..., :, None] * np.linalg.norm(W, axis=-1)[..., None, :]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rel = np.where(scale > 0, np.abs(Z) / scale, np.inf)
-    return float(rel.min())
+    """``min_{j,i} |w_j·x_i| / (‖w_j‖ ‖x_i‖)``: how far every neuron is from its kink.
+
+    A cosine, so computed on unit rows (any scale of ``W`` and ``X``); pairs with a zero
+    row are ignored (``inf`` if every pair has one).  All runs of a batched ``W`` together.
+    """
+    W, X = check_array("W", W, min_ndim=2), check_X(X)
+    if W.shape[-1] != X.shape[-1]:
+        raise ValueError(f"`W` has input dimension {W.shape[-1]} but `X` has d = {X.shape[-1]}")
+    Wh, Xh = _unit_rows(W), _unit_rows(X)
+    Z = np.abs(Xh @ np.swapaxes(Wh, -1, -2))
+    live = (np.abs(Xh).max(axis=-1)[..., :, None] > 0) & (np.abs(Wh).max(axis=-1)[..., None, :] > 0)
+    return float(np.where(live, Z, np.inf).min())
+
+
+def _unit_rows(V):
+    """Rows over their norms, each first scaled by its largest entry (no under/overflow)."""
+    top = np.abs(V).max(axis=-1, keepdims=True)
+    V = np.divide(V, top, out=np.zeros_like(V), where=top > 0)
+    norms = np.linalg.norm(V, axis=-1, keepdims=True)
+    return np.divide(V, norms, out=np.zeros_like(V), where=norms > 0)
 
 
 def gradient_check(net: Net, W, X, y, *, rng: np.random.Generator, n_directions: int = 5,
@@ -37,16 +50,23 @@ def gradient_check(net: Net, W, X, y, *, rng: np.random.Generator, n_directions:
 
     Raises ``ValueError`` if a probe of size ``h`` could cross a kink.
     """
+    if not isinstance(net, Net):
+        raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
     rng = check_rng(rng)
     h = check_real("h", h, gt=0.0)
-    W = np.asarray(W, dtype=np.float64)
-    X = np.asarray(X, dtype=np.float64)
+    n_directions = check_int("n_directions", n_directions, ge=1)
+    net.loss(W, X, y)  # validates W, X, y (shapes, finiteness) with the net's own messages
+    W, X = check_array("W", W, min_ndim=2), check_X(X)
     rel_kink = kink_distance(W, X)
-    x_max = np.linalg.norm(X, axis=-1).max()
-    w_min = np.linalg.norm(W, axis=-1).min()
-    if rel_kink * w_min * x_max <= 10 * h * x_max:
-        raise ValueError(f"W is within {rel_kink:.2e} (relative) of a kink: a probe of size "
+    w_min = np.hypot.reduce(W, axis=-1).min()
+    if not (w_min > 0 and rel_kink * w_min > 10 * h):
+        raise ValueError(f"`W` is within {rel_kink:.2e} (relative) of a kink: a probe of size "
                          f"h = {h:g} could cross it; draw W away from kinks")
+    with float_guard("the gradient check overflows float64 at `W`, `X` (rescale them)"):
+        return _worst_error(net, W, X, y, rng, n_directions, h)
+
+
+def _worst_error(net, W, X, y, rng, n_directions, h):
     _, G = net.loss_and_grad(W, X, y)
     gnorm = max(np.linalg.norm(G), np.finfo(float).tiny)
     worst = 0.0

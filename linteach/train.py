@@ -1,11 +1,18 @@
 """Trainers: SGD exactly as Theorem 4.1 states it, full-batch GD, and gradient flow.
 
-Calling convention (every trainer): ``trainer(net, W0, data, *, knobs..., callback=None)``
-returns a :class:`Run`; ``W0`` is never mutated.  ``W0`` may carry leading run axes
-``(..., 2k, d)`` and ``data`` may be shared ``(n, d)`` or stacked ``(..., n, d)``: the runs
-advance together in one array program and equal the same runs done one by one.
+Calling convention (every trainer): ``trainer(net, W0, data, *, knobs..., callback=None,
+grad=None)`` returns a :class:`~linteach.runs.Run`; ``W0`` is never mutated.  ``W0`` may
+carry leading run axes ``(..., 2k, d)`` and ``data`` may be shared ``(n, d)`` or stacked
+``(..., n, d)``: the runs advance together in one array program and equal the same runs
+done one by one.  Every trainer evaluates the network only through the kernel of
+``linteach._kernels`` (its docstring says what is bit-identical to what).
 
-Gradient flow ``dW/dt = -∇L(W)`` (App. A) has two Euler discretisations:
+``grad`` is the seam for negative controls: a callable ``grad(G) -> G'`` (same shape)
+replacing every gradient the trainer forms before it is used (``∇ℓ`` of each SGD update,
+``∇L`` of each gd/flow step, ``∇L/L`` of each normalized step), e.g. ``np.zeros_like`` for a
+frozen trainer.  The forward pass stays the true one.
+
+Gradient flow ``dW/dt = -∇L(W)`` (docs/math.md §4) has two Euler discretisations:
 
 * ``normalized=False``: ``W ← W - dt ∇L(W)``; continuous time advances by ``dt``.
 * ``normalized=True`` (late phase): every step turns ``W`` by a fixed relative amount,
@@ -14,7 +21,7 @@ Gradient flow ``dW/dt = -∇L(W)`` (App. A) has two Euler discretisations:
   ``h ∝ 1/L`` alone lets ``h`` grow unchecked on separable data and the direction
   freezes.  Because ``N`` is 1-homogeneous the state is carried as a unit direction and
   ``log ‖W‖``; ``∇L/L`` is evaluated in log space, so margins far past 500 (and ``‖W‖``
-  past float64) stay finite.  Continuous time is accumulated in log space.
+  past float64) stay finite.  See :func:`gradient_flow` for how time is integrated.
 """
 from __future__ import annotations
 
@@ -22,16 +29,19 @@ import numpy as np
 
 from . import loss as _loss
 from ._check import check_callback, check_flag, check_int, check_real, float_guard
-from ._runs import (_MAX_LOG_NORM, Run, Trace, _finish, _frobenius, _generators, _output, _row,
-                    _schedule, _setup, _split, _workspace)
+from ._kernels import (flow_state, frobenius, grad_over_loss, kernel_for, loss_and_grad,
+                       underflow_free)
 from .network import Net
+from .runs import MAX_LOG_NORM, Run, Trace, finish, flow_row, generators, schedule, setup, split
 
 __all__ = ["Run", "Trace", "gd", "gradient_flow", "sgd"]
 
+
+
 # -- SGD (Theorem 4.1) ----------------------------------------------------------------------
 def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generator,
-        eps0: float | None = None, callback=None) -> Run:
-    """Batch-size-1 SGD with a constant step, epochs without replacement (Eq. 3).
+        eps0: float | None = None, callback=None, grad=None) -> Run:
+    """Batch-size-1 SGD with a constant step, epochs without replacement (Eq. 3, docs/math.md §3).
 
     Parameters
     ----------
@@ -47,10 +57,13 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
         or the i-th of a sequence of one generator per run.
     eps0 : float, optional
         Count per epoch the ε0-mistakes: updates whose example had loss ``≥ eps0``
-        *before* the update (EQUATIONS §3).
+        *before* the update (docs/math.md §3).
     callback : callable, optional
         ``callback(t, W, info)`` after every update ``t = 1, 2, …``; ``W`` is read-only
         and ``info`` holds ``epoch``, ``index``, ``g`` and ``loss_before`` per run.
+    grad : callable, optional
+        Negative controls only (module docstring): ``grad(G)`` replaces each update's
+        gradient ``G`` of shape ``(R, 2k, d)`` (the runs flattened).
 
     Returns
     -------
@@ -62,21 +75,21 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     -----
     ``w_j ← w_j + η v g(yN(x)) σ'(w_j·x) y x`` and ``u_j ← u_j - η v g(yN(x)) σ'(u_j·x) y x``.
     """
-    W, X, y, batch = _setup(net, W0, data)
+    W, X, y, batch = setup(net, W0, data)
     eta = check_real("eta", eta, gt=0.0)
     n_epochs = check_int("n_epochs", n_epochs, ge=0)
     callback = check_callback(callback)
     if eps0 is not None:
         eps0 = check_real("eps0", eps0, gt=0.0)
-    n, R = X.shape[-2], int(np.prod(batch, dtype=np.int64))
-    gens = _generators(rng, R, batch)
+    kernel = kernel_for(net, grad)
+    gens = generators(rng, int(np.prod(batch, dtype=np.int64)), batch)
     with float_guard(f"SGD diverged: the weights overflow float64 (`eta` = {eta:g}; "
                      "use a smaller step)"):
-        return _sgd_loop(net, W, X, y, batch, gens, eta=eta, n_epochs=n_epochs, eps0=eps0,
+        return _sgd_loop(kernel, W, X, y, batch, gens, eta=eta, n_epochs=n_epochs, eps0=eps0,
                          callback=callback)
 
 
-def _sgd_loop(net, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
+def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
     n, R = X.shape[-2], len(gens)
     Wf = W.reshape((R,) + W.shape[-2:])
     Xf = np.broadcast_to(X, batch + X.shape[-2:]).reshape((R,) + X.shape[-2:])
@@ -84,13 +97,11 @@ def _sgd_loop(net, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
     runs = np.arange(R)[:, None]
     view = Wf.reshape(W.shape).view()
     view.flags.writeable = False
-    one = net._fused_ok and R == 1
-    step = net._sgd_stepper(Wf, eta)
-
-    rows_work = _workspace(net, Wf, Xf)  # the epoch rows' forward pass reuses one buffer
+    scratch = np.empty_like(Wf)  # the kernel forms large outer products here
+    rows_work = np.empty((R, n, Wf.shape[-2]))  # the epoch rows' forward pass, reused
 
     def epoch_row(e, mistakes):
-        q = yf * _output(net, Wf, Xf, rows_work)
+        q = yf * kernel.forward(Wf, Xf, rows_work)[0]
         losses = _loss.ell(q)
         row = {"epoch": e, "loss": losses.mean(-1).reshape(batch),
                "max_loss": losses.max(-1).reshape(batch), "min_margin": q.min(-1).reshape(batch)}
@@ -106,13 +117,16 @@ def _sgd_loop(net, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
         Xp, yp = Xf[runs, perms], yf[runs, perms]  # (R, n, d), (R, n)
         ex = (eta * yp)[..., None] * Xp
         mistakes = np.zeros(R, dtype=np.int64)
-        if one:  # a single stock run: plain 1-D examples, the fewest numpy calls per update
+        checked = not underflow_free(Wf, Xf)  # almost always: no check inside the epoch
+        if R == 1:  # a single run: plain 1-D examples, the fewest numpy calls per update
+            W_run, out = Wf[0], scratch[0]
             examples = zip(Xp[0], yp[0], ex[0])
         else:
+            W_run, out = Wf, scratch
             examples = zip(Xp.transpose(1, 0, 2)[..., None], yp.T,
                            ex[:, :, None, :].transpose(1, 0, 2, 3))
         for i, (x, yy, exi) in enumerate(examples):
-            q, gq = step(Wf, x, yy, exi)
+            q, gq = kernel.sgd_update(W_run, x, yy, exi, eta=eta, out=out, checked=checked)
             t += 1
             if eps0 is not None or callback is not None:
                 loss_before = _loss.ell(q)
@@ -120,62 +134,64 @@ def _sgd_loop(net, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
                     mistakes += loss_before >= eps0
                 if callback is not None:
                     callback(t, view, {"epoch": e, "index": perms[:, i].reshape(batch),
-                                       "g": gq.reshape(batch),
-                                       "loss_before": loss_before.reshape(batch)})
+                                       "g": np.reshape(gq, batch),
+                                       "loss_before": np.reshape(loss_before, batch)})
         rows.append(epoch_row(e, mistakes))
-    direction, log_norm = _split(Wf.reshape(W.shape))
-    return _finish(direction, log_norm, rows)
+    direction, log_norm = split(Wf.reshape(W.shape))
+    return finish(direction, log_norm, rows)
 
 
 # -- full batch -----------------------------------------------------------------------------
-def _euler(net, W0, data, *, step, n_steps, callback, record, name):
-    W, X, y, batch = _setup(net, W0, data)
+def _euler(net, W0, data, *, step, n_steps, callback, record, name, grad):
+    W, X, y, batch = setup(net, W0, data)
     n_steps = check_int("n_steps", n_steps, ge=0)
     callback = check_callback(callback)
+    kernel = kernel_for(net, grad)
     with float_guard(f"the weights overflow float64 (`{name}` = {step:g}; use a smaller step)"):
-        return _euler_loop(net, W, X, y, batch, step=step, n_steps=n_steps, callback=callback,
-                           record=record)
+        return _euler_loop(kernel, W, X, y, batch, step=step, n_steps=n_steps,
+                           callback=callback, record=record)
 
 
-def _euler_loop(net, W, X, y, batch, *, step, n_steps, callback, record):
-    when = set(_schedule(n_steps, record).tolist())
-    rows, work = [], _workspace(net, W, X)
+def _euler_loop(kernel, W, X, y, batch, *, step, n_steps, callback, record):
+    when = set(schedule(n_steps, record).tolist())
+    rows, work = [], np.empty(W.shape[:-2] + (X.shape[-2], W.shape[-2]))
     for s in range(n_steps + 1):
         if s:
-            G = net._loss_and_grad_into(W, X, y, work)[1] if net._fused_ok \
-                else net._loss_and_grad(W, X, y)[1]  # a subclass's own, if it has one
+            G = loss_and_grad(kernel, W, X, y, work)[1]
             G *= step
             W -= G
         if s in when:
-            direction, log_norm = _split(W)
-            state = net._flow_state(direction, X, y, log_norm, work)
+            direction, log_norm = split(W)
+            q_hat, terms, _ = flow_state(kernel, direction, X, y, log_norm, work)
             with np.errstate(divide="ignore"):
-                row = _row(state, log_norm, s, np.log(s * step) * np.ones(batch))
+                row = flow_row(q_hat, terms, log_norm, s, np.log(s * step) * np.ones(batch))
             rows.append(row)
             if callback is not None:
                 callback(s, W, {**row, "direction": direction})
-    direction, log_norm = _split(W)
+    direction, log_norm = split(W)
     with np.errstate(divide="ignore"):
         log_time = np.log(n_steps * step) * np.ones(batch)
-    return _finish(direction, log_norm, rows, log_time)
+    return finish(direction, log_norm, rows, log_time)
 
 
-def gd(net: Net, W0, data, *, eta: float, n_steps: int, callback=None, record="log") -> Run:
-    """Full-batch gradient descent ``W ← W - η ∇L(W)`` with a constant step.
+def gd(net: Net, W0, data, *, eta: float, n_steps: int, callback=None, record="log",
+       grad=None) -> Run:
+    """Full-batch gradient descent ``W ← W - η ∇L(W)`` with a constant step (docs/math.md §4).
 
     The trace (``record``: ``'log'`` ≈ 200 log-spaced steps, ``'all'``, or a count) holds
     ``step``, ``log_time``, ``log_loss`` (log of the mean loss), ``min_margin``,
     ``normalized_margin`` (γ̄), ``smoothed_margin`` (γ̃, Eq. 5) and ``log_norm``.
-    ``callback(step, W, info)`` runs at every recorded step.
+    ``callback(step, W, info)`` runs at every recorded step; ``grad`` as in the module
+    docstring (negative controls).
     """
     eta = check_real("eta", eta, gt=0.0)
     return _euler(net, W0, data, step=eta, n_steps=n_steps, callback=callback, record=record,
-                  name="eta")
+                  name="eta", grad=grad)
 
 
 def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bool = False,
-                  callback=None, record="log") -> Run:
-    """Euler-discretised gradient flow ``dW/dt = -∇L(W)`` (App. A).
+                  callback=None, record="log", grad=None) -> Run:
+    """Euler-discretised gradient flow ``dW/dt = -∇L(W)`` (docs/math.md §4).
 
     Parameters
     ----------
@@ -186,57 +202,85 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
     n_steps : int
     normalized : bool
         The late-phase mode described in the module docstring; needs ``W0 ≠ 0``.
+    grad : callable, optional
+        Negative controls only (module docstring).
 
     Returns
     -------
     Run
         ``W`` (``None`` once ‖W‖ leaves float64), ``direction``, ``log_norm``,
         ``log_time`` (log of the continuous time reached) and the trace of :func:`gd`.
+
+    Notes
+    -----
+    Time of the normalized flow.  A step covers the arc length ``dt ‖W_s‖`` and the flow
+    runs at speed ``‖∇L‖``, so it takes ``∫ dℓ/‖∇L‖``.  In the late phase ``‖∇L‖`` falls
+    by a factor ``≈ e^{x}``, ``x = γ dt ‖W‖``, over one step, so the left-endpoint time
+    ``dt ‖W_s‖/‖∇L(W_s)‖`` would be short by ``log((e^x − 1)/x) ≈ x/2`` in ``log t``, an
+    error growing with ``‖W‖``.  Instead each step's time is the integral with
+    ``log ‖∇L‖`` linear between the step's two ends (exact when ``‖∇L‖`` varies
+    exponentially along the step, as it does once the direction settles):
+    ``dt ‖W_s‖ (b − a)/(log b − log a)`` with ``a, b = 1/‖∇L‖`` at ``W_s, W_{s+1}``.
+    Against a fine-step integrator of the exact flow (``tests/test_train.py``) the error
+    in ``log t`` at a given ``‖W‖`` is then ``O(dt)`` with a constant that does not grow
+    with ``‖W‖`` (the direction's own accuracy), instead of ``O(dt ‖W‖)``.
     """
     if not check_flag("normalized", normalized):
         dt = check_real("dt", dt, gt=0.0)
         return _euler(net, W0, data, step=dt, n_steps=n_steps, callback=callback, record=record,
-                      name="dt")
+                      name="dt", grad=grad)
     dt = check_real("dt", dt, gt=0.0, le=0.5)
     n_steps = check_int("n_steps", n_steps, ge=0)
     callback = check_callback(callback)
-    W, X, y, batch = _setup(net, W0, data)
-    direction, log_norm = _split(W)
+    W, X, y, batch = setup(net, W0, data)
+    kernel = kernel_for(net, grad)
+    direction, log_norm = split(W)
     if not np.all(np.isfinite(log_norm)):
         raise ValueError("`W0` must be nonzero for normalized=True (the step is relative to ‖W‖)")
     with float_guard("the normalized flow overflowed float64 computing ∇L/L: entries of `X` "
                      "or `W0` near 1e154 or beyond; rescale `X`"):
-        return _normalized_loop(net, direction, log_norm, X, y, batch, dt=dt, n_steps=n_steps,
-                                callback=callback, record=record)
+        return _normalized_loop(kernel, direction, log_norm, X, y, batch, dt=dt,
+                                n_steps=n_steps, callback=callback, record=record)
 
 
-def _normalized_loop(net, direction, log_norm, X, y, batch, *, dt, n_steps, callback, record):
+def _log_logmean(a, b):
+    """``log((e^b − e^a)/(b − a))``, the log of the logarithmic mean of ``e^a`` and ``e^b``
+    (``max(a, b)`` when either is infinite: a time beyond float64 stays ``inf``)."""
+    with np.errstate(invalid="ignore", divide="ignore"):  # inf − inf is dealt with below
+        hi, gap = np.maximum(a, b), np.abs(b - a)
+        tail = np.where(gap > 1e-8, np.log(-np.expm1(-gap) / np.where(gap > 0, gap, 1.0)),
+                        -0.5 * gap)  # (1 − e^-g)/g = 1 − g/2 + O(g²)
+        return np.where(np.isfinite(gap), hi + tail, hi)
+
+
+def _normalized_loop(kernel, direction, log_norm, X, y, batch, *, dt, n_steps, callback, record):
     log_n = np.log(X.shape[-2])
     log_time = np.full(batch, -np.inf)
-    when = set(_schedule(n_steps, record).tolist())
-    rows, work, fused = [], _workspace(net, direction, X), net._fused_ok
+    when = set(schedule(n_steps, record).tolist())
+    rows, work = [], np.empty(direction.shape[:-2] + (X.shape[-2], direction.shape[-2]))
     for s in range(n_steps + 1):
-        if s:  # Gn = ∇L/L at the previous state
-            log_lsum, Gn = net._flow_grad(state, X, y, log_norm) if fused \
-                else net._normalized_grad(direction, X, y, log_norm)
-            gnorm = _frobenius(Gn)
-            moving = gnorm > 0
-            safe = np.where(moving, gnorm, 1.0)
-            Gn *= dt
-            Gn /= safe[..., None, None]
-            direction = direction - Gn  # a new array: callbacks may keep the old one
-            new_norm = _frobenius(direction)
-            direction /= new_norm[..., None, None]
-            log_h = np.log(dt) + log_norm - (log_lsum - log_n) - np.log(safe)
+        q_hat, terms, pre = flow_state(kernel, direction, X, y, log_norm, work)
+        Gn, gnorm, log_gnorm = grad_over_loss(kernel, pre, X, y, terms[2])  # ∇L/L, rescaled
+        # log(1/‖∇L‖) = −log L − log ‖∇L/L‖: the time per unit of arc length here
+        log_slow = (log_n - _loss.log_sum_loss_scaled(terms[0], terms[1], log_norm)) - log_gnorm
+        if s:  # the step just taken: arc length dt‖W_{s-1}‖ at a speed log-linear in between
+            log_h = np.log(dt) + last_norm + _log_logmean(last_slow, log_slow)
             log_time = np.where(moving, np.logaddexp(log_time, log_h), log_time)
-            log_norm = log_norm + np.log(new_norm)
-        if s in when or (fused and s < n_steps):  # one forward: the record and next step
-            state = net._flow_state(direction, X, y, log_norm, work)
         if s in when:
-            row = _row(state, log_norm, s, log_time)
+            row = flow_row(q_hat, terms, log_norm, s, log_time)
             rows.append(row)
             if callback is not None:
                 W_now = direction * np.exp(log_norm)[..., None, None] \
-                    if np.all(log_norm < _MAX_LOG_NORM) else None
+                    if np.all(log_norm < MAX_LOG_NORM) else None
                 callback(s, W_now, {**row, "direction": direction})
-    return _finish(direction, log_norm, rows, log_time)
+        if s == n_steps:
+            break
+        moving = gnorm > 0  # a zero ∇L is a stationary point: the exact flow stays there too
+        Gn *= dt
+        Gn /= np.where(moving, gnorm, 1.0)[..., None, None]
+        direction = direction - Gn  # a new array: callbacks may keep the old one
+        new_norm = frobenius(direction)
+        direction /= new_norm[..., None, None]
+        last_norm, last_slow = log_norm, log_slow
+        log_norm = log_norm + np.log(new_norm)
+    return finish(direction, log_norm, rows, log_time)

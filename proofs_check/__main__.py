@@ -1,56 +1,94 @@
-"""``python -m proofs_check``: run the claim checks, print a table, write the report.
+"""``python -m proofs_check`` (or ``proofs_check``): run the claim checks, write the report.
 
 Exit status 0 iff every claim was checked, PASSed, and had its negative control caught;
-1 otherwise (FAIL, ERROR, a missed control, a claim not checked yet); 2 for a usage error;
-130 when interrupted (the previous report is left as it was; ``--resume`` continues).
+1 otherwise (FAIL, ERROR, a missed control, a claim not checked yet; for ``--compare``: the
+reports differ); 2 for a usage error (checked before anything runs); 130 when interrupted
+(the previous report is left as it was; ``--resume`` continues).
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
+import threading
 import time
-from pathlib import Path
 
-from . import report
+from . import compare, listing, pages, replay, report, usage
 from .engine import executor as executors
 from .engine import registry, runner, selftest
 from .engine.checkpoint import Checkpoint
-from .engine.contract import Case
 from .engine.context import BUDGET_SCALE
+from .progress import Progress
 
-#: where ``--replay`` without ``--family`` looks for the recorded cases by default
-DEFAULT_JSON = Path("docs/claims.json")
+PROG = listing.PROG
 
 
-def _parser():
-    p = argparse.ArgumentParser(prog="python -m proofs_check", description=__doc__.split("\n")[0])
+def _version() -> str:
+    import linteach
+
+    return f"{PROG} (linteach {linteach.__version__})"
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every OS
+        return os.cpu_count() or 1
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Shows an option's default where it has one (not for flags and unset options)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        unset = action.default is None or action.default is False \
+            or action.default == argparse.SUPPRESS
+        if not unset and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
+def _parser(epilog: str | None = None):
+    p = argparse.ArgumentParser(prog=listing.PROG, description=__doc__.replace("``", ""),
+                                epilog=epilog, formatter_class=_Formatter)
+    p.add_argument("--version", action="version", version=_version())
+    p.add_argument("--list", action="store_true",
+                   help="list the claims with their evidence strength and slack unit, then exit")
     p.add_argument("--only", nargs="+", metavar="ID", help="check only these claims")
-    p.add_argument("--cases", type=int, default=None, help="cases per family (overrides budget)")
-    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    p.add_argument("--budget", choices=list(BUDGET_SCALE), default="standard")
+    p.add_argument("--cases", type=int, default=None,
+                   help=f"cases per family, overriding the budget (at most {usage.MAX_CASES})")
+    p.add_argument("--seed", type=int, default=0, help="root seed, in [0, 2**64 - 1]")
+    p.add_argument("--budget", choices=list(BUDGET_SCALE), default="standard",
+                   help="how many cases: quick (0.2x), standard, thorough (5x)")
     p.add_argument("--json", metavar="PATH", help="write claims.json here")
     p.add_argument("--out", metavar="PATH", help="write claims.md here")
+    p.add_argument("--pages", metavar="DIR", help="update the generated section (and slack "
+                   "plot) of each reviewer page DIR/<id>.md from the report")
+    p.add_argument("--from", dest="source", metavar="PATH", help="run nothing: render "
+                   "--out and --pages from this existing claims.json")
     p.add_argument("--replay", metavar="ID", help="rerun one recorded case of claim ID (with "
                    "--seed S; --family F unless claims.json records the seed for one family)")
     p.add_argument("--family", help="the case family to replay")
-    p.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)),
-                   help="local worker processes, BLAS pinned to 1 thread each (default: the "
-                        "usable CPUs; 0 runs everything in this process)")
+    p.add_argument("--workers", type=int, default=_cpus(),
+                   help="local worker processes, BLAS pinned to 1 thread each; 0 runs "
+                        "everything in this process (default: the usable CPUs, here "
+                        "%(default)s)")
     p.add_argument("--dask", metavar="ADDRESS", help="send batches to this Dask scheduler "
-                   "instead (needs the dask extra)")
+                   "(e.g. tcp://127.0.0.1:8786; needs the dask extra)")
     p.add_argument("--resume", action="store_true",
                    help="continue an interrupted run with the same seed, budget and cases")
     p.add_argument("--state", metavar="DIR", default=".proofs_check_state",
-                   help="checkpoint directory (default .proofs_check_state)")
+                   help="checkpoint directory")
     p.add_argument("--no-checkpoint", action="store_true", help="write no checkpoints")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"),
-                   help="check that two claims.json agree except for timing, then exit")
+                   help="compare two claims.json semantically (verdicts, evidence, controls, "
+                        f"slacks to a relative {compare.RTOL:g}, content hashes); print "
+                        "'reproduced' or each difference; exit 0 / 1 (2: not a report)")
     p.add_argument("--selftest", action="store_true",
                    help="run the runner's synthetic self-test claims instead of the paper's")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     return p
 
 
@@ -63,93 +101,39 @@ def _fmt_result(claim_id, result, suffix=""):
             f"{result.seconds:8.1f}{suffix}")
 
 
-def _recorded(path: Path, claim_id: str, seed: int):
-    """``(family, ledger)`` of case ``seed`` of ``claim_id`` as recorded in ``path``.
-
-    ``family`` is ``None`` when it cannot be told (then ``ledger`` is the reason).
-    """
-    if not path.exists():
-        return None, f"no --family given and no {path} to look the seed up in"
-    doc = json.loads(path.read_text())
-    claim = next((c for c in doc.get("claims", []) if c["id"] == claim_id), None)
-    if claim is None:
-        return None, f"{path} has no results for {claim_id}"
-    families = {w["family"] for w in claim["clauses"].values() if w["seed"] == seed}
-    families |= {key.rsplit("/", 1)[0] for key in claim.get("ledger", {})
-                 if key.rsplit("/", 1)[1] == str(seed)}
-    if len(families) != 1:
-        found = f"families {sorted(families)}" if families else "no case"
-        return None, f"{path} records {found} with seed {seed} for {claim_id}; pass --family"
-    return families.pop(), claim.get("ledger", {})
-
-
-def _replay(args, load) -> int:
-    family, ledger = args.family, {}
-    if family is None:
-        family, ledger = _recorded(Path(args.json or DEFAULT_JSON), args.replay, args.seed)
-        if family is None:
-            print(f"--replay: {ledger}", file=sys.stderr)
-            return 2
-    result = runner.run_one(args.replay, seed=0, budget=args.budget,
-                            replay=Case(family, args.seed), load=load)
-    if result is None:
-        print(f"{args.replay}: no check written yet", file=sys.stderr)
-        return 2
-    print(f"{result.id} replay {family}/{args.seed}: verdict {result.verdict}")
-    for name, w in result.clauses.items():
-        print(f"  {name:32s} slack {w['worst_slack']:+.6g}  {json.dumps(w['detail'])}")
-    key = f"{family}/{args.seed}"
-    if key in ledger and key in result.ledger:
-        same = ledger[key] == result.ledger[key]
-        print(f"  content hashes {'match' if same else 'DIFFER FROM'} the recorded ledger")
-    if result.error:
-        print(result.error)
-    return 0 if result.verdict == "PASS" else 1
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
 
 
 def _compare(a, b) -> int:
-    diff = report.differences(Path(a).read_text(), Path(b).read_text())
-    for x, y in diff[:20]:
-        print(f"- {x.strip()}\n+ {y.strip()}")
-    print(f"{a} and {b} " + ("agree (timing aside)" if not diff else
-                             f"DIFFER in {len(diff)} lines"))
-    return 1 if diff else 0
+    try:
+        outcome = compare.compare_files(a, b)
+    except report.ReportError as exc:
+        _err(f"--compare: {exc}")
+        return 2
+    for line in outcome.lines(a, b):
+        print(line)
+    return 0 if outcome.reproduced else 1
 
 
 def _executor_for(args):
-    if args.dask:
+    if args.dask is not None:
         return executors.dask_executor(args.dask)
     if args.workers >= 1:
         return executors.local_pool(args.workers)
     return contextlib.nullcontext(None)
 
 
-def _usage_error(args, known) -> str | None:
-    unknown = [c for c in args.only or () if c not in known]
-    if unknown:
-        return f"--only: unknown claim id(s) {', '.join(unknown)}; known: {', '.join(known)}"
-    if args.replay is not None and args.replay not in known:
-        return f"--replay: unknown claim id {args.replay!r}; known: {', '.join(known)}"
-    if args.cases is not None and args.cases < 1:
-        return f"--cases must be >= 1, got {args.cases}"
-    if args.workers < 0:
-        return f"--workers must be >= 0, got {args.workers}"
-    if args.resume and args.no_checkpoint:
-        return "--resume needs checkpoints: drop --no-checkpoint"
-    return None
-
-
 def _interrupted(exc, checkpoint, argv) -> int:
-    print("\ninterrupted: no report written (the previous one is intact)", file=sys.stderr)
-    for result in exc.finished:
-        print(f"  finished: {result.id} {result.verdict}", file=sys.stderr)
-    for claim_id in exc.unfinished:
+    _err("\ninterrupted: no report written (the previous one is intact)")
+    for result in getattr(exc, "finished", ()):
+        _err(f"  finished: {result.id} {result.verdict}")
+    for claim_id in getattr(exc, "unfinished", ()):
         done = checkpoint.batches_done(claim_id) if checkpoint else 0
-        print(f"  unfinished: {claim_id} ({done} batches checkpointed)", file=sys.stderr)
+        _err(f"  unfinished: {claim_id} ({done} batches checkpointed)")
     if checkpoint is not None:
         again = " ".join(a for a in argv if a != "--resume")
-        print(f"continue with: python -m proofs_check {again} --resume".replace("  ", " "),
-              file=sys.stderr)
+        _err(f"continue with: {PROG} {again} --resume".replace("  ", " "))
     return 130
 
 
@@ -157,65 +141,159 @@ def _sigterm(signum, frame):
     raise KeyboardInterrupt  # a batch scheduler's SIGTERM stops as cleanly as Ctrl-C
 
 
+def _write_outputs(doc, args) -> int:
+    try:
+        if args.json:
+            report.atomic_write(args.json, report.dumps(doc))
+        if args.out:
+            report.atomic_write(args.out, report.to_markdown(doc))
+        if args.pages:
+            for line in pages.update_pages(doc, args.pages):
+                _err(f"proofs_check: {line}")
+    except OSError as exc:
+        _err(f"cannot write the report: {exc}")
+        return 2
+    return 0
+
+
+def _checkpoint_news(checkpoint, say) -> None:
+    if checkpoint is None:
+        return
+    if checkpoint.rejected:
+        say(f"{len(checkpoint.rejected)} checkpoint file(s) rejected and recomputed:")
+        for path, reason in checkpoint.rejected[:10]:
+            say(f"  {path}: {reason}")
+    for problem in checkpoint.problems:
+        say(problem)
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = _parser().parse_args(argv)
+    help_wanted = any(a in ("-h", "--help") for a in argv)
+    try:
+        args = _parser(listing.epilog() if help_wanted else None).parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or argparse's usage error (exit 2)
+        return int(exc.code or 0)
+    try:
+        return _main(args, argv)
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc, None, argv)
+
+
+def _main(args, argv) -> int:
     checks, load = ((selftest.CHECKS, selftest.load) if args.selftest
                     else (registry.CHECKS, registry.load))
-    problem = _usage_error(args, list(checks))
+    if args.list:
+        return listing.print_list(checks, load)
+    problem = usage.option_problem(args, list(checks)) or usage.dask_problem(args.dask)
     if problem:
-        print(problem, file=sys.stderr)
+        _err(problem)
         return 2
     if args.compare:
         return _compare(*args.compare)
     if args.replay:
-        return _replay(args, load)
+        return replay.replay(args, load)
+    if args.only:
+        args.only, repeated = usage.dedupe(args.only)
+        if repeated:
+            _err(f"--only: {', '.join(repeated)} given more than once; each runs once")
+    if args.source is not None:
+        return _render(args)
+    problem = usage.path_problem(args)
+    if problem:
+        _err(problem)
+        return 2
+    return _run(args, argv, checks, load)
+
+
+def _render(args) -> int:
+    if args.json:
+        _err("--from renders an existing report: drop --json (the report is the source)")
+        return 2
+    args.no_checkpoint = True
+    problem = usage.path_problem(args)
+    if problem:
+        _err(problem)
+        return 2
+    try:
+        doc = report.load(args.source)
+    except report.ReportError as exc:
+        _err(f"--from: {exc}")
+        return 2
+    return _write_outputs(doc, args)
+
+
+def _run(args, argv, checks, load) -> int:
     ids = args.only or list(selftest.DEFAULT if args.selftest else checks)
+    prog = Progress(ids, enabled=not args.quiet)
+    prog.note(f"{len(ids)} claim(s), budget {args.budget}, seed {args.seed}: loading the "
+              "numeric libraries" + ("" if args.no_checkpoint else
+                                     " and the checkpoint configuration"))
     checkpoint = None
     if not args.no_checkpoint:
         config = {"seed": args.seed, "budget": args.budget, "cases": args.cases,
                   "selftest": args.selftest}
-        checkpoint = Checkpoint(args.state, config, resume=args.resume)
+        try:
+            checkpoint = Checkpoint(args.state, config, resume=args.resume)
+        except OSError as exc:
+            prog.close()
+            _err(f"--state: cannot use {args.state} for checkpoints: {exc} "
+                 "(choose another --state, or run with --no-checkpoint)")
+            return 2
         if args.resume and not checkpoint.resumed:
-            print("--resume: no checkpoint of this seed, budget, cases and code; starting fresh")
+            _err("--resume: no checkpoint of this seed, budget, cases, code and numeric "
+                 "environment; starting fresh")
     resumed = []
+
+    def out(line):
+        if prog.bar is not None:
+            prog.bar.write(line, file=sys.stdout)
+        else:
+            print(line, flush=True)
 
     def progress(stage, claim_id, result):
         if stage == "start":
-            if sys.stdout.isatty():
-                print(f"{claim_id:10s} running...", end="\r", flush=True)
+            prog.start(claim_id)
             return
         if stage == "checkpoint":
             resumed.append(claim_id)
-        print(_fmt_result(claim_id, result, "  (from checkpoint)" if stage == "checkpoint"
-                          else ""), flush=True)
+        prog.done(claim_id, "NOT CHECKED YET" if result is None else result.verdict,
+                  from_checkpoint=stage == "checkpoint")
+        out(_fmt_result(claim_id, result, "  (from checkpoint)" if stage == "checkpoint"
+                        else ""))
 
     start = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _sigterm)
     try:
         with _executor_for(args) as executor:
             where = executors.describe(executor)
-            print(f"proofs_check: budget {args.budget}, seed {args.seed}, {len(ids)} claims, "
-                  f"{where}")
-            print(f"{'claim':10s} {'verdict':20s} {'cases':>8s} {'worst slack':>12s} "
-                  f"{'control':>8s} {'seconds':>8s}")
-            at_once = len(ids) if args.dask else max(1, args.workers)
+            out(f"{PROG}: budget {args.budget}, seed {args.seed}, {len(ids)} claims, {where}")
+            out(f"{'claim':10s} {'verdict':20s} {'cases':>8s} {'worst slack':>12s} "
+                f"{'control':>8s} {'seconds':>8s}")
+            at_once = len(ids) if args.dask is not None else max(1, args.workers)
             results, missing = runner.run_all(
                 ids, seed=args.seed, budget=args.budget, cases=args.cases, progress=progress,
                 executor=executor, checkpoint=checkpoint,
-                concurrency=at_once if executor is not None else 1, load=load)
+                concurrency=at_once if executor is not None else 1, load=load,
+                batches=prog.batch)
     except runner.Interrupted as exc:
+        prog.close()
         return _interrupted(exc, checkpoint, argv)
+    except executors.ExecutorError as exc:
+        prog.close()
+        _err(str(exc))
+        return 2
     finally:
         signal.signal(signal.SIGTERM, previous)
+        prog.close()
     seconds = time.perf_counter() - start
+    _checkpoint_news(checkpoint, _err)
     run = {"executor": where, "seconds": seconds, "resumed_claims": resumed}
     doc = report.to_json(results, missing, seed=args.seed, budget=args.budget,
                          cases=args.cases, run=run)
-    if args.json:
-        report.atomic_write(args.json, report.dumps(doc))
-    if args.out:
-        report.atomic_write(args.out, report.to_markdown(doc))
+    written = _write_outputs(doc, args)
+    if written:
+        return written
     if checkpoint is not None:
         checkpoint.clear()  # complete: the report now holds everything the checkpoint did
     if missing:
@@ -232,5 +310,29 @@ def main(argv=None) -> int:
     return 0 if ok else 1
 
 
+#: seconds an interrupted run may spend in the interpreter's exit handlers
+EXIT_GRACE = 5.0
+
+
+def cli() -> None:
+    """The ``proofs_check`` console script: :func:`main`, and an exit that cannot hang.
+
+    After an interruption the interpreter's exit handlers join the process pool's manager
+    thread; if that thread is blocked on a worker terminated mid-write the join would hang
+    the exit for good, so a daemon timer ends the process after :data:`EXIT_GRACE` seconds
+    (every file was written atomically: cutting the exit short loses nothing).
+    """
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if code == 130:
+        def force_exit():
+            time.sleep(EXIT_GRACE)
+            os._exit(code)
+
+        threading.Thread(target=force_exit, daemon=True, name="exit-guard").start()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()

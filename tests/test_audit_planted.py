@@ -14,6 +14,7 @@ import linteach as lt
 import linteach.metrics
 import linteach.strategies
 import linteach.train
+from linteach._kernels import Fused
 from proofs_check.claims import thm5_1, thm6_1
 from proofs_check.engine.contract import Case
 from proofs_check.engine.runner import run_one
@@ -32,16 +33,16 @@ class _WithReplacement:
 
 @pytest.fixture
 def sgd_with_replacement(monkeypatch):
-    real = linteach.train._generators
-    monkeypatch.setattr(linteach.train, "_generators",
+    real = linteach.train.generators
+    monkeypatch.setattr(linteach.train, "generators",
                         lambda *a: [_WithReplacement(g) for g in real(*a)])
 
 
 @pytest.fixture
 def v_dropped_from_full_batch_gradient(monkeypatch):
-    real = lt.Net._mask_backward
-    monkeypatch.setattr(lt.Net, "_mask_backward",
-                        lambda self, mask, X, coef: real(self, mask, X, coef) / self.v)
+    real = Fused.backward  # the kernel every trainer and Net.loss_and_grad use
+    monkeypatch.setattr(Fused, "backward",
+                        lambda self, pre, X, coef: real(self, pre, X, coef) / abs(self.a[0]))
 
 
 def _mean_radius(W):

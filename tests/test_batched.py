@@ -95,10 +95,10 @@ def test_sgd_callback_sees_every_run_at_every_update():
 
 
 FULL_BATCH = {
-    "gd": lambda net, W, data: lt.gd(net, W, data, eta=0.4, n_steps=400),
-    "flow": lambda net, W, data: lt.gradient_flow(net, W, data, dt=0.2, n_steps=400),
-    "flow-normalized": lambda net, W, data: lt.gradient_flow(net, W, data, dt=0.05,
-                                                             n_steps=600, normalized=True),
+    "gd": lambda net, W, data, **kw: lt.gd(net, W, data, eta=0.4, n_steps=400, **kw),
+    "flow": lambda net, W, data, **kw: lt.gradient_flow(net, W, data, dt=0.2, n_steps=400, **kw),
+    "flow-normalized": lambda net, W, data, **kw: lt.gradient_flow(
+        net, W, data, dt=0.05, n_steps=600, normalized=True, **kw),
 }
 
 
@@ -135,3 +135,29 @@ def test_batched_trainers_never_mutate_their_inputs(stacked):
     np.testing.assert_array_equal(W0, W0_copy)
     np.testing.assert_array_equal(X, data.X)
     np.testing.assert_array_equal(y, data.y)
+
+
+def _flip_u(G):
+    H = G.copy()
+    H[..., H.shape[-2] // 2:, :] *= -1.0
+    return H
+
+
+@pytest.mark.parametrize("stacked", [False, True], ids=["shared", "stacked"])
+def test_controlled_trainers_batched_equal_looped(stacked):
+    """A negative control (``grad=``) keeps the batch contract: proofs_check's corrupted-SGD
+    control trains its runs as one batch and must replay them one by one."""
+    net, W0, data = _problem(2, stacked=stacked)
+    batched = lt.sgd(net, W0, data, eta=0.3, n_epochs=2, rng=np.random.default_rng(2),
+                     grad=_flip_u)
+    children = np.random.default_rng(2).spawn(R)
+    for r in range(R):
+        _assert_runs_equal(batched, lt.sgd(net, W0[r], _run_data(data, (r,)), eta=0.3,
+                                           n_epochs=2, rng=children[r], grad=_flip_u), (r,))
+    for train in (lambda *a, **kw: lt.gd(*a, eta=0.4, n_steps=40, **kw),
+                  lambda *a, **kw: lt.gradient_flow(*a, dt=0.05, n_steps=40, normalized=True,
+                                                    **kw)):  # the per-call checks are slow
+        batched = train(net, W0, data, grad=_flip_u)
+        for r in range(R):
+            _assert_runs_equal(batched, train(net, W0[r], _run_data(data, (r,)), grad=_flip_u),
+                               (r,))

@@ -151,20 +151,14 @@ def test_train_sizes_are_checked_before_any_work(extra, message, capsys):
     assert captured.out == ""  # nothing was drawn or trained
 
 
-def test_figure_progress_without_a_terminal_is_plain_lines(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "linteach.cli", "figure", "5", "--size",
-                           "small", "--out", str(tmp_path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 0, done.stderr
-    lines = done.stderr.splitlines()
-    assert lines[0].startswith("[figures 1/1] fig5 (small size) (")
-    assert "s elapsed, 1 step(s) left" in lines[0]
-    assert "\r" not in done.stderr  # no bar redrawn in place in a log file
-
-
-def test_module_entry_point(tmp_path):
+def test_module_entry_point_and_its_plain_progress_lines(tmp_path):
+    """``python -m linteach.cli``; without a terminal, progress is one plain line per step."""
     done = subprocess.run([sys.executable, "-m", "linteach.cli", "figure", "fig5", "--size",
-                           "small", "--quiet", "--out", str(tmp_path)],
+                           "small", "--out", str(tmp_path)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "fig5.json").is_file()
+    first = done.stderr.splitlines()[0]
+    assert first.startswith("[figures 1/1] fig5 (small size) (")
+    assert "s elapsed, 1 step(s) left" in first
+    assert "\r" not in done.stderr  # no bar redrawn in place in a log file

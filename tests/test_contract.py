@@ -156,7 +156,7 @@ def test_evidence_is_the_weakest_recorded_strength():
 
 def _worked_example(tmp_path):
     text = (ROOT / "docs" / "extending.md").read_text()
-    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    code = re.search(r"## Worked example.*?```python\n(.*?)```", text, re.S).group(1)
     path = tmp_path / "example_euler.py"
     path.write_text(code)
     spec = importlib.util.spec_from_file_location("example_euler", path)

@@ -1,6 +1,6 @@
-"""The fused kernels compute what the direct formulas compute.
+"""The fused kernels behind the trainers' seam compute what the direct formulas compute.
 
-The kernels of ``linteach.network`` regroup sums (``σ(z) = αz + (1-α) relu(z)``, the mask
+The kernels of ``linteach._kernels`` regroup sums (``σ(z) = αz + (1-α) relu(z)``, the mask
 form of the backward, ``a_j σ'(z_j)`` from a two-row table).  A regrouped sum of floats
 differs from the direct one by at most a small multiple of ``eps × Σ|terms|``, so each
 comparison below is against ``REGROUP_RTOL × Σ|terms|`` of the very sum being compared,
@@ -12,6 +12,8 @@ from hypothesis import given, strategies as st
 
 import linteach as lt
 from linteach import loss as _loss
+from linteach._kernels import (SGD_SCRATCH_FROM, Controlled, Fused, flow_state, grad_over_loss,
+                               loss_and_grad)
 
 #: fraction of the summed absolute terms by which a regrouped float sum may differ
 REGROUP_RTOL = 1e-12
@@ -60,24 +62,25 @@ layouts = st.sampled_from([((), False), ((3,), False), ((3,), True), ((2, 2), Tr
 
 
 @given(seeds, alphas, layouts)
-def test_fused_forward_is_the_direct_forward(seed, alpha, layout):
+def test_net_forward_is_eq1_and_the_fused_forward_regroups_it(seed, alpha, layout):
     net, W, X, _ = _case(seed, alpha, batch=layout[0], stacked=layout[1])
     expected, Z = direct_forward(net, W, X)
-    scale = forward_scale(net, Z)
-    out, relu = net._fused_forward(W, X)
-    assert_regrouped(out, expected, scale)
-    assert_regrouped(net._forward(W, X)[0], expected, scale)
+    np.testing.assert_array_equal(net.forward(W, X), expected)  # σ(z) = max(z, αz) = σ'(z) z
+    out, relu = Fused(net).forward(W, X)
+    assert_regrouped(out, expected, forward_scale(net, Z))
     np.testing.assert_array_equal(relu, np.maximum(Z, 0.0))
     np.testing.assert_array_equal(relu > 0, Z > 0)  # so the mask has σ'(0) = α
 
 
-@given(seeds, alphas, layouts)
-def test_mask_backward_is_the_direct_backward(seed, alpha, layout):
-    net, W, X, _ = _case(seed, alpha, batch=layout[0], stacked=layout[1])
+@given(seeds, alphas, layouts, st.sampled_from([1, 9]))
+def test_fused_backward_is_net_backward_bit_for_bit(seed, alpha, layout, n):
+    """Also for one point, where the kernel forms an outer product instead of a matmul."""
+    net, W, X, _ = _case(seed, alpha, batch=layout[0], stacked=layout[1], n=n)
     Z = X @ np.swapaxes(W, -1, -2)
     coef = np.random.default_rng(seed).standard_normal(Z.shape[:-1])
-    expected = direct_backward(net, Z, X, coef)
-    assert_regrouped(net._backward(Z, X, coef), expected, backward_scale(net, X, coef))
+    G = net.backward(W, X, coef)
+    np.testing.assert_array_equal(Fused(net).backward(np.maximum(Z, 0.0), X, coef), G)
+    assert_regrouped(G, direct_backward(net, Z, X, coef), backward_scale(net, X, coef))
 
 
 @given(seeds, alphas, layouts)
@@ -86,7 +89,10 @@ def test_fused_loss_and_grad_is_the_direct_one(seed, alpha, layout):
     out, Z = direct_forward(net, W, X)
     q = y * out
     coef = -y * _loss.g(q) / q.shape[-1]
-    L, G = net._loss_and_grad(W, X, y)
+    L, G = net.loss_and_grad(W, X, y)
+    L_k, G_k = loss_and_grad(Fused(net), W, X, y, np.empty(Z.shape))
+    np.testing.assert_array_equal(L_k, L)  # the public call is the kernel the trainers use
+    np.testing.assert_array_equal(G_k, G)
     # the loss terms are positive: a plain relative bound, widened by the margins' rounding
     q_err = REGROUP_RTOL * forward_scale(net, Z)
     np.testing.assert_allclose(L, _loss.ell(q).mean(axis=-1), rtol=1e-12,
@@ -104,8 +110,11 @@ def test_fused_normalized_grad_is_the_direct_one(seed, alpha, layout):
     out, Z = direct_forward(net, direction, X)
     lead, rest, log_w = _loss.scaled_loss_terms(y * out, log_norm)
     coef = -y * np.exp(log_w)
-    log_lsum, Gn = net._normalized_grad(direction, X, y, log_norm)
-    np.testing.assert_allclose(log_lsum, _loss.log_sum_loss_scaled(lead, rest, log_norm),
+    kernel = Fused(net)
+    _, (lead_k, rest_k, log_w_k), pre = flow_state(kernel, direction, X, y, log_norm)
+    Gn, _, _ = grad_over_loss(kernel, pre, X, y, log_w_k)
+    np.testing.assert_allclose(_loss.log_sum_loss_scaled(lead_k, rest_k, log_norm),
+                               _loss.log_sum_loss_scaled(lead, rest, log_norm),
                                rtol=1e-9)  # log L_sum moves with the margins: e^2 ‖q‖ ulps
     # coef = g_i / L_sum: rounding of q (× e^{log_norm}) shifts it by ≤ 2 coef_i |Δq|
     q_err = REGROUP_RTOL * forward_scale(net, Z) * np.exp(log_norm)[..., None]
@@ -113,25 +122,23 @@ def test_fused_normalized_grad_is_the_direct_one(seed, alpha, layout):
     assert_regrouped(Gn, direct_backward(net, Z, X, coef), scale)
 
 
+def _sgd_inputs(W, X, y, eta):
+    return np.swapaxes(X, -1, -2), y[:, 0], (eta * y)[..., None] * X
+
+
 @given(seeds, alphas, st.sampled_from([1, 4]))
-def test_sgd_step_is_eq3(seed, alpha, runs):
+def test_sgd_update_is_eq3_and_one_run_equals_its_run_in_a_batch(seed, alpha, runs):
     net, W, X, y = _case(seed, alpha, batch=(runs,), stacked=True, n=1)
-    eta = 0.37
+    eta, kernel = 0.37, Fused(net)
     out, Z = direct_forward(net, W, X)
     g = _loss.g(y * out)
     expected = W - eta * direct_backward(net, Z, X, -y * g)
-    x, ex = np.swapaxes(X, -1, -2), (eta * y)[..., None] * X
+    x, yy, ex = _sgd_inputs(W, X, y, eta)
     W_step = W.copy()
-    q, gq = net._sgd_step(W_step, x, y[:, 0], ex, None)
-    W_buffered = W.copy()
-    net._sgd_step(W_buffered, x, y[:, 0], ex, np.empty_like(W))
-    np.testing.assert_array_equal(W_buffered, W_step)  # the buffer only changes where
+    q, gq = kernel.sgd_update(W_step, x, yy, ex, eta=eta)
     for r in range(runs):  # the single-run form rounds exactly as its run in the batch
         W_one = W[r].copy()
-        q_one, g_one = net._sgd_step_one(W_one, X[r, 0], y[r, 0], ex[r, 0])
-        np.testing.assert_array_equal(W_one, W_step[r])
-        W_one = W[r].copy()
-        net._sgd_step_one(W_one, X[r, 0], y[r, 0], ex[r, 0], np.empty_like(W_one))
+        q_one, g_one = kernel.sgd_update(W_one, X[r, 0], y[r, 0], ex[r, 0], eta=eta)
         np.testing.assert_array_equal(W_one, W_step[r])
         assert (q_one, g_one) == (q[r], gq[r])
     step_scale = eta * backward_scale(net, X, g * (1 + 1e-3))  # Eq. 3's own terms
@@ -139,77 +146,109 @@ def test_sgd_step_is_eq3(seed, alpha, runs):
     assert_regrouped(q, (y * out)[:, 0], forward_scale(net, Z)[:, 0])
 
 
-class PassThrough(lt.Net):
-    """Overrides ``_backward`` with itself: forces the generic (unfused) path, same maths."""
-
-    def _backward(self, Z, X, coef):
-        return super()._backward(Z, X, coef)
-
-
-class Frozen(lt.Net):
-    """Negative control: a backward that returns zero gradient."""
-
-    def _backward(self, Z, X, coef):
-        return np.zeros(Z.shape[:-2] + (Z.shape[-1], X.shape[-1]))
-
-
-class FrozenLoss(lt.Net):
-    """Negative control one level up: ``_loss_and_grad`` itself returns zero gradient."""
-
-    def _loss_and_grad(self, W, X, y):
-        return super()._loss_and_grad(W, X, y)[0], np.zeros(np.broadcast_shapes(
-            W.shape, X.shape[:-2] + W.shape[-2:]))
+@pytest.mark.parametrize("runs", [1, 3])
+def test_sgd_update_scratch_changes_no_bit(runs):
+    """Above SGD_SCRATCH_FROM weights the outer product is formed in ``out``: same bits."""
+    net, W, X, y = _case(5, 0.3, batch=(runs,), stacked=True, n=1, d=40, k=60)
+    W = W * 1e-3  # a margin near 0, so g(q) is not 0 and the update moves every row
+    assert W.size >= SGD_SCRATCH_FROM
+    kernel, eta = Fused(net), 0.2
+    x, yy, ex = _sgd_inputs(W, X, y, eta)
+    plain, buffered = W.copy(), W.copy()
+    if runs == 1:
+        kernel.sgd_update(plain[0], X[0, 0], y[0, 0], ex[0, 0], eta=eta)
+        kernel.sgd_update(buffered[0], X[0, 0], y[0, 0], ex[0, 0], eta=eta,
+                          out=np.empty_like(W[0]))
+    else:
+        kernel.sgd_update(plain, x, yy, ex, eta=eta)
+        kernel.sgd_update(buffered, x, yy, ex, eta=eta, out=np.empty_like(W))
+    np.testing.assert_array_equal(buffered, plain)
+    assert not np.array_equal(plain, W)
 
 
-class FrozenFlow(lt.Net):
-    """Negative control for the late-phase flow: ``_normalized_grad`` returns zero."""
+@given(seeds, alphas, layouts)
+def test_controlled_identity_is_net_forward_and_backward(seed, alpha, layout):
+    net, W, X, _ = _case(seed, alpha, batch=layout[0], stacked=layout[1])
+    coef = np.random.default_rng(seed).standard_normal(np.broadcast_shapes(
+        W.shape[:-2], X.shape[:-2]) + X.shape[-2:-1])
+    kernel = Controlled(net, lambda G: G)
+    N, pre = kernel.forward(W, X)
+    np.testing.assert_array_equal(N, net.forward(W, X))
+    np.testing.assert_array_equal(kernel.backward(pre, X, coef), net.backward(W, X, coef))
 
-    def _normalized_grad(self, direction, X, y, log_norm):
-        log_lsum, G = super()._normalized_grad(direction, X, y, log_norm)
-        return log_lsum, np.zeros_like(G)
+
+# -- negative controls go through the trainers' `grad` seam ----------------------------------
+def flip_u(G):
+    H = G.copy()
+    H[..., H.shape[-2] // 2:, :] *= -1.0
+    return H
 
 
-def _small(cls, seed=11):
+def _small(seed=11):
     rng = np.random.default_rng(seed)
-    net = cls(k=3, alpha=0.3)
+    net = lt.Net(k=3, alpha=0.3)
     data = lt.make_separable(10, 3, margin=0.2, rng=rng)
     return net, net.init(3, scale=0.5, rng=rng, batch=2), data
 
 
-def test_fused_path_is_taken_only_by_the_stock_net():
-    assert lt.Net(k=2)._fused_ok
-    assert not any(cls(k=2)._fused_ok for cls in (PassThrough, Frozen, FrozenLoss, FrozenFlow))
-
-
 TRAINERS = {
-    "sgd": lambda net, W, d: lt.sgd(net, W, d, eta=0.3, n_epochs=3, rng=np.random.default_rng(1)),
-    "gd": lambda net, W, d: lt.gd(net, W, d, eta=0.3, n_steps=30),
-    "flow-normalized": lambda net, W, d: lt.gradient_flow(net, W, d, dt=0.02, n_steps=30,
-                                                          normalized=True),
+    "sgd": lambda net, W, d, **kw: lt.sgd(net, W, d, eta=0.3, n_epochs=3,
+                                          rng=np.random.default_rng(1), **kw),
+    "sgd-one-run": lambda net, W, d, **kw: lt.sgd(net, W[0], d, eta=0.3, n_epochs=3,
+                                                  rng=np.random.default_rng(1), **kw),
+    "gd": lambda net, W, d, **kw: lt.gd(net, W, d, eta=0.3, n_steps=30, **kw),
+    "flow": lambda net, W, d, **kw: lt.gradient_flow(net, W, d, dt=0.3, n_steps=30, **kw),
+    "flow-normalized": lambda net, W, d, **kw: lt.gradient_flow(net, W, d, dt=0.02, n_steps=30,
+                                                                normalized=True, **kw),
 }
 
 
-@pytest.mark.parametrize("cls, trainer", [(Frozen, name) for name in sorted(TRAINERS)]
-                         + [(FrozenLoss, "gd"), (FrozenFlow, "flow-normalized")])
-def test_every_trainer_uses_an_overridden_kernel(cls, trainer):
-    net, W0, data = _small(cls)
-    run = TRAINERS[trainer](net, W0, data)
-    np.testing.assert_allclose(run.direction * np.exp(run.log_norm)[:, None, None], W0,
-                               rtol=1e-15, atol=0)  # zero gradient: nothing moved
+def _weights(run):
+    return run.direction * np.exp(run.log_norm)[..., None, None]
 
 
 @pytest.mark.parametrize("trainer", sorted(TRAINERS))
-def test_fused_and_generic_paths_train_alike(trainer):
-    """Whole short runs: per-step rounding differences stay at rounding level (no kinks
-    are crossed differently at this seed; a crossing would show as a large difference)."""
-    fused = TRAINERS[trainer](*_small(lt.Net))
-    generic = TRAINERS[trainer](*_small(PassThrough))
-    np.testing.assert_allclose(fused.direction, generic.direction, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(fused.log_norm, generic.log_norm, rtol=1e-12)
+def test_every_trainer_honours_a_frozen_gradient(trainer):
+    net, W0, data = _small()
+    run = TRAINERS[trainer](net, W0, data, grad=np.zeros_like)
+    start = W0 if trainer != "sgd-one-run" else W0[0]
+    np.testing.assert_allclose(_weights(run), start, rtol=1e-15, atol=0)  # nothing moved
+    assert not np.allclose(_weights(TRAINERS[trainer](net, W0, data)), start)
+
+
+@pytest.mark.parametrize("trainer", sorted(TRAINERS))
+def test_every_trainer_honours_a_flipped_update(trainer):
+    """A control changes the outcome: the u rows move the other way."""
+    net, W0, data = _small()
+    true, flipped = TRAINERS[trainer](net, W0, data), TRAINERS[trainer](net, W0, data, grad=flip_u)
+    start = W0 if trainer != "sgd-one-run" else W0[0]
+    moved_true, moved_flip = _weights(true) - start, _weights(flipped) - start
+    assert np.sum(moved_true[..., 3:, :] * moved_flip[..., 3:, :]) < 0
+    assert np.sum(moved_true[..., :3, :] * moved_flip[..., :3, :]) > 0
+
+
+def test_grad_must_be_callable_and_keep_the_shape():
+    net, W0, data = _small()
+    with pytest.raises(TypeError, match="`grad` must be callable"):
+        lt.gd(net, W0, data, eta=0.1, n_steps=2, grad="flip")
+    with pytest.raises(ValueError, match="`grad` must return an array of shape"):
+        lt.gd(net, W0, data, eta=0.1, n_steps=2, grad=lambda G: G[0])
+
+
+@pytest.mark.parametrize("trainer", sorted(TRAINERS))
+def test_identity_control_trains_like_the_stock_kernel(trainer):
+    """Whole short runs: the paper's forward (Controlled) and the fused one differ by
+    rounding only (no kinks are crossed differently at this seed; a crossing would show as a
+    large difference)."""
+    net, W0, data = _small()
+    fused = TRAINERS[trainer](net, W0, data)
+    paper = TRAINERS[trainer](net, W0, data, grad=lambda G: G)
+    np.testing.assert_allclose(fused.direction, paper.direction, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(fused.log_norm, paper.log_norm, rtol=1e-12)
 
 
 def test_gd_with_reused_buffer_equals_repeated_public_calls():
-    net, W0, data = _small(lt.Net)
+    net, W0, data = _small()
     W = W0.copy()
     for _ in range(25):
         W = W - 0.3 * net.loss_and_grad(W, data.X, data.y)[1]

@@ -75,7 +75,7 @@ def _square(x):
 
 @pytest.mark.parametrize("fn, items, message", [
     (lambda x: x, [1], "module-level function"),
-    (_square, [lambda: 0], "ctx.map item 0 must pickle"),
+    (_square, [lambda: 0], "ctx.map item 0 must be plain data"),
 ])
 def test_map_contract_is_enforced_even_in_process(fn, items, message):
     with pytest.raises(TypeError, match=message):
@@ -127,8 +127,8 @@ def test_resume_recomputes_only_missing_batches(tmp_path, monkeypatch):
                 checkpoint=_checkpoint.Checkpoint(tmp_path, config, resume=False, code=CODE))
     ck = _checkpoint.Checkpoint(tmp_path, config, resume=True, code=CODE)
     assert ck.resumed and ck.get_claim("self.sgd").verdict == "PASS"
-    (ck.dir / "claims" / "self.sgd.pkl").unlink()          # as if killed before the end
-    batches = sorted((ck.dir / "batches" / "self.sgd").glob("*.pkl"))
+    (ck.dir / "claims" / "self.sgd.json").unlink()          # as if killed before the end
+    batches = sorted((ck.dir / "batches" / "self.sgd").glob("*.json"))
     batches[0].unlink()
     batches[1].write_bytes(b"torn")                          # unreadable: recomputed
     calls = []
@@ -168,7 +168,7 @@ def _skip_if_code_changed(before: str) -> None:
 def _wait_for_batches(folder: Path, claim_id: str, count: int, proc, timeout=60.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end and proc.poll() is None:
-        if len(list(folder.glob(f"*/batches/{claim_id}/*.pkl"))) >= count:
+        if len(list(folder.glob(f"*/batches/{claim_id}/*.json"))) >= count:
             return True
         time.sleep(0.02)
     return False
@@ -245,8 +245,8 @@ def test_replay_without_a_record_asks_for_the_family(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--only", "nope"], "unknown claim id(s) nope"),
-    (["--cases", "0"], "--cases must be >= 1"),
-    (["--workers", "-1"], "--workers must be >= 0"),
+    (["--cases", "0"], "--cases must be in [1, 1000000]"),
+    (["--workers", "-1"], "--workers must be in [0, 1024]"),
     (["--resume", "--no-checkpoint"], "--resume needs checkpoints"),
 ])
 def test_usage_errors(argv, message, capsys):
@@ -262,3 +262,18 @@ def test_replayed_case_equals_its_run_in_a_batch():
     assert alone.clauses["init_margin_positive"]["worst_slack"] == w["worst_slack"]
     key = f"{w['family']}/{w['seed']}"
     assert alone.ledger[key] == full.ledger[key]
+
+
+def test_batch_progress_counts_every_batch_including_restored_ones(tmp_path):
+    seen = []
+    config = {"seed": 0, "budget": "quick", "cases": 32}
+    ck = _checkpoint.Checkpoint(tmp_path, config, resume=False, code=CODE)
+    run(["self.sgd"], cases=32, checkpoint=ck,
+        batches=lambda cid, done, total: seen.append((cid, done, total)))
+    assert seen == [("self.sgd", i, 4) for i in range(5)]  # 0 of 4 first: the total is known
+    ck = _checkpoint.Checkpoint(tmp_path, config, resume=True, code=CODE)
+    (ck.dir / "claims" / "self.sgd.json").unlink()
+    seen.clear()
+    run(["self.sgd"], cases=32, checkpoint=ck,
+        batches=lambda cid, done, total: seen.append((cid, done, total)))
+    assert seen == [("self.sgd", 4, 4)]  # all four restored at once

@@ -114,3 +114,97 @@ def test_trace_schedule_is_log_spaced_and_small():
     steps = run.trace["step"]
     assert steps[0] == 0 and steps[-1] == 10_000 and len(steps) <= 202
     assert np.all(np.diff(steps) > 0)
+
+
+def _directions(net, W0, data, *, dt, n_steps):
+    seen = []
+    run = lt.gradient_flow(net, W0, data, dt=dt, n_steps=n_steps, normalized=True, record="all",
+                           callback=lambda s, W, info: seen.append(info["direction"].copy()))
+    return run, seen
+
+
+@pytest.mark.parametrize("norm", [1e160, 1e300])
+def test_normalized_flow_moves_from_a_misclassifying_start_far_out(norm):
+    """Regression (issue 15.2): the relative step's norm once squared entries ~1/‖W‖, so the
+    direction froze and log_time stayed −inf from ‖W0‖ ≳ 1e154 with a misclassified point."""
+    rng = np.random.default_rng(3)
+    data = lt.make_symmetric_gaussians(20, 3, rng=rng)
+    net = lt.Net(k=2, alpha=0.3)
+    W = net.init(3, scale=1.0, rng=rng)
+    assert np.any(net.margins(W, data.X, data.y) < 0)
+    run, seen = _directions(net, W / np.linalg.norm(W) * norm, data, dt=0.01, n_steps=20)
+    assert all(not np.array_equal(a, b) for a, b in zip(seen, seen[1:]))
+    log_time = run.trace["log_time"]
+    assert np.all(np.isfinite(log_time[1:])) and np.all(np.diff(log_time) > 0)
+    # a misclassified point keeps ‖∇L‖ of order 1: a step takes time ≈ dt‖W‖
+    assert log_time[1] == pytest.approx(np.log(0.01 * norm), abs=np.log(100.0))
+
+
+def test_normalized_flow_with_a_large_step_keeps_moving_from_1e300():
+    """Regression (issue 15.2): dt = 0.3 from a correctly classified W at ‖W‖ = 1e300 made a
+    point misclassified after one step, and the flow froze there (seed 10 of this family)."""
+    rng = np.random.default_rng(10)
+    data = lt.make_separable(10, 2, margin=0.05, rng=rng)
+    net = lt.Net(k=1, alpha=0.3)
+    W = np.vstack([data.w_star, -data.w_star]) + 0.3 * rng.standard_normal((2, 2))
+    assert np.all(net.margins(W, data.X, data.y) > 0)
+    run, seen = _directions(net, W / np.linalg.norm(W) * 1e300, data, dt=0.3, n_steps=6)
+    assert all(not np.array_equal(a, b) for a, b in zip(seen, seen[1:]))
+    # the first steps, classified at margins ~1e300, took time e^{~1e298}: later steps at
+    # speed O(1) add ~e^690 each, invisible in log t, so log t only never decreases
+    assert np.all(np.isfinite(run.trace["log_time"][1:]))
+    assert np.all(np.diff(run.trace["log_time"]) >= 0)
+
+
+def _reference_log_times(net, W0, data, log_norms):
+    """``log t`` at which the exact flow reaches each ``log ‖W‖``: an independent integrator
+    (scipy's DOP853, tight tolerances) of ``dW/dℓ = −∇L/‖∇L‖``, ``dt/dℓ = 1/‖∇L‖``."""
+    from scipy.integrate import solve_ivp
+
+    def rhs(_, s):
+        _, G = net.loss_and_grad(s[:-1].reshape(W0.shape), data.X, data.y)
+        speed = np.linalg.norm(G)
+        return np.concatenate([-G.ravel() / speed, [1.0 / speed]])
+
+    def reach(target, last):
+        event = lambda _, s: np.log(np.linalg.norm(s[:-1])) - target  # noqa: E731
+        event.terminal = last
+        return event
+
+    events = [reach(t, i == len(log_norms) - 1) for i, t in enumerate(log_norms)]
+    sol = solve_ivp(rhs, (0.0, 1e4), np.append(W0.ravel(), 0.0), method="DOP853", rtol=1e-10,
+                    atol=1e-12, events=events)
+    return np.log([hit[0][-1] for hit in sol.y_events])
+
+
+def test_normalized_flow_time_matches_an_independent_integrator():
+    """Issue 15.3: the left-endpoint time was short by ≈ γ dt ‖W‖/2 in log t (0.23 at
+    ‖W‖ = 55, dt = 0.02 here); the time of each step now integrates the speed between its
+    two ends.  Its error is below dt and shrinks when dt halves, at every ‖W‖ tested."""
+    rng = np.random.default_rng(5)
+    data = lt.make_symmetric_gaussians(12, 2, rng=rng)
+    net = lt.Net(k=1, alpha=0.3)
+    W0 = net.init(2, scale=0.5, rng=rng)
+    targets = np.log([8.0, 20.0, 55.0])
+    ref = _reference_log_times(net, W0, data, targets)
+    errors = []
+    for dt in (0.02, 0.01):
+        run = lt.gradient_flow(net, W0, data, dt=dt, n_steps=int(5 / dt), normalized=True,
+                               record="all")
+        log_norm = run.trace["log_norm"]
+        assert log_norm[-1] > targets[-1] and np.all(np.diff(log_norm) > 0)
+        errors.append(np.abs(np.interp(targets, log_norm, run.trace["log_time"]) - ref))
+        assert np.all(errors[-1] < dt), (dt, errors[-1])
+    assert errors[1].max() < 0.75 * errors[0].max()
+
+
+def test_sgd_update_of_underflowing_preactivations_takes_the_true_slope():
+    """Regression (issue 15.4): w·x = 1e-331 > 0 underflows to 0 in float64, u·x < 0; the SGD
+    update (Eq. 3 at margin ≈ 0, so g = 1/2) must use σ' = 1 for w and α for u."""
+    net = lt.Net(k=1, alpha=0.3)
+    W0 = np.array([[1.0, 1.0, -0.9], [-1.0, -1.0, 0.9]]) * 1e-170
+    X, y = np.array([[0.5, 0.5, 1.0]]) * 1e-160, np.array([1.0])
+    assert np.all(X @ W0.T == 0.0)
+    step = lt.sgd(net, W0, (X, y), eta=0.5, n_epochs=1, rng=0).W - W0
+    expected = 0.5 * 0.5 * (net.a * np.array([1.0, 0.3]))[:, None] * y[0] * X[0]
+    np.testing.assert_allclose(step, expected, rtol=1e-9)

@@ -4,6 +4,11 @@ from __future__ import annotations
 import json
 
 EXPLAIN = {
+    "C": """**Rows C — campaign costs** (`linteach/bench/rows_campaign.py`, also written into
+`docs/scale.md`).  C1/C2: one flow step / one SGD update per run at R = 1, 16, 64, 256 runs
+per call against the two products one run cannot avoid and one small NumPy call; C3: each
+claim check's cases per second in one worker process, with its batching and with its old
+grouping, side by side (their reports must be identical).""",
     "1": """**Row 1 — full-batch `loss_and_grad` vs its two-matmul floor.**  Any implementation
 must form the pre-activations `Z = X Wᵀ` and the gradient `Gᵀ X`; the floor times exactly
 those two BLAS calls (with a random `G`).  linteach adds one in-place `relu` pass over `Z`, one
@@ -134,5 +139,5 @@ def to_markdown(doc) -> str:
         out += [f"- **{row['id']}**"] + _details(row)
     out += ["", "## Environment settings", "", _env_table(doc["env_rows"]), "",
             "## What each figure means and what limits it", ""]
-    out += [EXPLAIN[key] + "\n" for key in ("1", "2", "3", "4", "5", "env")]
+    out += [EXPLAIN[key] + "\n" for key in ("1", "2", "3", "4", "5", "C", "env")]
     return "\n".join(out) + "\n"

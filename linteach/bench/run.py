@@ -23,7 +23,7 @@ import scipy
 from threadpoolctl import threadpool_limits
 
 from .._progress import Steps
-from . import rows_env, rows_speed, rows_verify
+from . import rows_campaign, rows_env, rows_speed, rows_verify
 from .baselines import torch, torch_version
 from .report import table, to_markdown
 
@@ -58,6 +58,12 @@ def main(argv=None) -> int:
                    help="BLAS threads for rows 1-4 (as make verify's workers; "
                         "0 = leave the library default)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--scale-md", help="rewrite the generated campaign part of this page "
+                                      "(docs/scale.md)")
+    p.add_argument("--campaign-only", action="store_true", help="only rows C (campaign costs)")
+    p.add_argument("--campaign-budgets", default="standard",
+                   help="budgets of the per-claim cases/s rows C3 (comma-separated; "
+                        "'' skips them; thorough takes tens of minutes)")
     args = p.parse_args(argv)
     if args.blas_threads < 0:
         p.error(f"`--blas-threads` must be >= 0, got {args.blas_threads}")
@@ -71,7 +77,9 @@ def main(argv=None) -> int:
     if torch is not None and args.blas_threads:
         torch.set_num_threads(args.blas_threads)  # the same thread budget on both sides
     info["torch_threads"] = None if torch is None else torch.get_num_threads()
-    plan = _plan(repeats, quick=args.quick, skip_verify=args.skip_verify)
+    plan = [] if args.campaign_only else _plan(repeats, quick=args.quick,
+                                               skip_verify=args.skip_verify)
+    plan += rows_campaign_plan(repeats, [b for b in args.campaign_budgets.split(",") if b])
     steps = Steps("bench", len(plan), quiet=args.quiet)
     steps.write(table([]))
     rows, env_rows = [], []
@@ -96,6 +104,8 @@ def main(argv=None) -> int:
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             Path(path).write_text(text if text is not None else to_markdown(doc))
+    if args.scale_md is not None:
+        rows_campaign.write_scale(args.scale_md, doc)
     missed = [row["id"] for row in rows if row.get("met") is False]
     print(f"{len(rows)} rows, {len(missed)} targets missed"
           + (f": {', '.join(missed)}" if missed else "") + f" ({doc['seconds']:.0f} s)")
@@ -130,6 +140,19 @@ def _plan(repeats, *, quick, skip_verify):
     if not skip_verify:
         plan.append(("row 5: make verify (standard budget, a few minutes)", "verify",
                      rows_verify.make_verify))
+    return plan
+
+
+def rows_campaign_plan(repeats, budgets):
+    """Rows C (:mod:`linteach.bench.rows_campaign`): flow and SGD steps, claims' cases/s."""
+    plan = [("rows C1: flow step per run vs R, per claim family", "speed",
+             lambda: rows_campaign.flow_steps(repeats=max(3, repeats // 2))),
+            ("rows C2: SGD update per run vs R", "speed",
+             lambda: rows_campaign.sgd_updates(repeats=max(3, repeats // 2)))]
+    for budget in budgets:
+        plan.append((f"rows C3: claims' cases/s per worker ({budget} budget, minutes)",
+                     "verify", lambda budget=budget: rows_campaign.claim_throughput(
+                         budget=budget)))
     return plan
 
 

@@ -62,6 +62,58 @@ def pair_run(a: int, b: int, *, seed: int, settings: dict, progress) -> dict:
     return out
 
 
+def drift_sweep(a: int, b: int, *, seed: int, settings: dict, progress) -> dict:
+    """How often the linear regime is lost again on pair ``(a, b)``: a seed sweep.
+
+    ``settings["sweep_seeds"]`` independent runs at init ``settings["sweep_scale"]``, each
+    with its own train/test split, init and SGD order (children of the pair's stream that
+    :func:`pair_run` does not use, so its runs are unchanged), trained together as one
+    batched SGD call.  Returns per-run curves of the training fraction outside the regime
+    and the counts ``docs/figures.md`` quotes: runs that *entered* the regime (fraction
+    ≤ ``sweep_enter`` at some record), that *ended outside* (final fraction >
+    ``sweep_lost``), and that did both (entered, then lost it again).
+    """
+    pair_rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(a, b)))
+    sweep_rng = pair_rng.spawn(4)[3]  # children 0-2 are pair_run's split, init and SGD order
+    R = settings["sweep_seeds"]
+    splits, inits, orders = [], [], []
+    net = lt.Net(k=settings["k"], alpha=settings["alpha"], v=settings["v"])
+    for run_rng in sweep_rng.spawn(R):
+        split_rng, init_rng, sgd_rng = run_rng.spawn(3)
+        splits.append(lt.load_digit_pair(a, b, test_fraction=settings["test_fraction"],
+                                         rng=split_rng))
+        inits.append(net.init(splits[-1][0].d, scale=settings["sweep_scale"], rng=init_rng))
+        orders.append(sgd_rng)
+    train, test = lt.stack([s[0] for s in splits]), lt.stack([s[1] for s in splits])
+    at = _plot.log_schedule(settings["n_epochs"] * train.n, settings["n_records"])
+    progress(f"digits {a} vs {b}: seed sweep, {R} runs (split, init, SGD order each) at init "
+             f"{settings['sweep_scale']:g}, {settings['n_epochs']} epochs, batched")
+
+    def measure(W):
+        return {"outside_train": np.array([lt.fraction_outside_linear_regime(W[i], train.X[i])
+                                           for i in range(R)]),
+                "outside_test": np.array([lt.fraction_outside_linear_regime(W[i], test.X[i])
+                                          for i in range(R)]),
+                "train_accuracy": np.array([_plot.accuracy(net, W[i], train.X[i], train.y[i])
+                                            for i in range(R)])}
+
+    _, rec = _plot.sgd_recorded(net, np.stack(inits), train, eta=settings["eta"],
+                                n_epochs=settings["n_epochs"], rng=orders, at=at,
+                                measure=measure)
+    curve = rec["outside_train"][1:]  # row 0 is the initial state (no clusters yet)
+    best, final = curve.min(axis=0), curve[-1]
+    entered = best <= settings["sweep_enter"]
+    ended_outside = final > settings["sweep_lost"]
+    return {"pair": [a, b], "runs": R, "scale": settings["sweep_scale"],
+            "n_train": train.n, "n_test": test.n,
+            "epoch": np.concatenate([[0.0], at / train.n]), **rec,
+            "best_outside_train": best, "final_outside_train": final,
+            "final_outside_test": rec["outside_test"][-1],
+            "final_train_accuracy": rec["train_accuracy"][-1],
+            "entered": int(entered.sum()), "ended_outside": int(ended_outside.sum()),
+            "lost_again": int((entered & ended_outside).sum())}
+
+
 def sizes(small_pairs, full_pairs) -> dict:
     """``SIZES`` of a digit figure: a few tiny SGD epochs, or the full 200."""
     return {"small": dict(DIGIT_SETTINGS, k=3, scales=[1e-6, 1.0], pairs=small_pairs,

@@ -1,6 +1,6 @@
 """Fig. 1: 2-D separable data; small init gives a near-linear boundary, large init does not.
 
-The discs of EQUATIONS §8 (radius 0.2 at ±(0.5, 0)), inputs lifted with a bias coordinate
+The discs of docs/math.md §8 (radius 0.2 at ±(0.5, 0)), inputs lifted with a bias coordinate
 (App. K): without a bias a 2-D network is positively homogeneous in ``x`` too, so every
 boundary is a union of rays from the origin and "non-linear" could only mean a kink there.
 One base draw of ``W0`` is scaled to each init scale, so the runs differ in scale only.
@@ -8,6 +8,7 @@ One base draw of ``W0`` is scaled to each init scale, so the runs differ in scal
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.patches import Patch
 
 import linteach as lt
 
@@ -77,12 +78,15 @@ def draw(payload, fig):
         ax.contour(xx, yy, N, levels=[0], colors="black", linewidths=1.5)
         _plot.scatter_data(ax, X, y)
         ax.plot([], [], color="black", label="boundary N = 0")
-        ax.fill_between([], [], hatch="...", color="none", edgecolor="gray",
-                        label="outside linear regime")
+        handles, labels = ax.get_legend_handles_labels()
+        handles += [Patch(facecolor="#d5e1f6", label="N > 0"),
+                    Patch(facecolor="#f6d5d5", label="N < 0"),
+                    Patch(facecolor="white", edgecolor="black", hatch="...",
+                          label="outside Thm 5.1's linear regime")]
         ax.set_title(f"{_plot.scale_label(run['scale'])}: r/‖w̄−ū‖ = {run['relative_r']:.3g}, "
                      f"loss {run['loss']:.2g}", fontsize=10)
         _plot.square_axes(ax, s["lim"])
-        ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
+        ax.legend(handles=handles, loc="lower left", fontsize=7, framealpha=0.95, ncol=2)
         ax = axes[1, col]
         planar = W[:, :2]
         _plot.neuron_arrows(ax, planar / np.linalg.norm(planar, axis=1).max())

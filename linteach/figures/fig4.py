@@ -85,11 +85,12 @@ def draw(payload, fig):
     ax1, ax2 = fig.subplots(1, 2)
     lim = s["lim"]
     _plot.scatter_data(ax1, X, y)
-    _line(ax1, w_bar - u_bar, lim, "-", "black", "learned: N = 0", lw=2.4)
+    # the learned line is wide and pale underneath, so Eq. 8's dashes stay visible on top
+    _line(ax1, w_bar - u_bar, lim, "-", "0.55", "learned: N = 0 (wide, grey)", lw=5.0)
     _line(ax1, w8 - u8, lim, "--", "tab:green", "Eq. 8: (w − u)·x = 0")
-    _line(ax1, w_svm, lim, ":", "tab:purple", "linear SVM (no bias)")
+    _line(ax1, w_svm, lim, ":", "tab:purple", "linear SVM (no bias)", lw=2.0)
     _plot.square_axes(ax1, lim)
-    ax1.legend(fontsize=8, loc="upper left")
+    ax1.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3)
     ax1.set_title(f"(a) boundary: learned vs Eq. 8 {sm['boundary_angle_learned_vs_eq8_deg']:.2g}°,"
                   f" Eq. 8 vs SVM {sm['boundary_angle_eq8_vs_svm_deg']:.2g}°", fontsize=10)
     # a perfectly clustered W has ‖W‖² = k(‖w‖² + ‖u‖²): rescale neurons to θ = (w, u)/‖θ‖

@@ -21,6 +21,7 @@ CLAIM = ("Theorem 5.1 needs the leaky ReLU: a perfectly clustered leaky-ReLU net
 FIGSIZE = (11.0, 5.4)
 _BASE = dict(w=[1.0, 0.6], u=[-0.3, 1.0], v=1.0, alphas=[0.3, 0.0], lim=1.0)
 SIZES = {"small": dict(_BASE, grid=41), "full": dict(_BASE, grid=401)}
+BOUNDARY_COLOR = "tab:purple"
 
 
 def _values(s, alpha):
@@ -48,11 +49,13 @@ def draw(payload, fig):
         sign = np.sign(N)
         ax.contourf(xx, yy, sign, levels=[-1.5, -0.5, 0.5, 1.5],
                     colors=["#f6d5d5", "#bbbbbb", "#d5e1f6"])
-        ax.contour(xx, yy, N, levels=[0], colors="black", linewidths=1.8)
+        # the boundary gets its own colour: black is the w neuron's (as in every figure)
+        ax.contour(xx, yy, N, levels=[0], colors=BOUNDARY_COLOR, linewidths=2.4)
+        ax.plot([], [], "-", color=BOUNDARY_COLOR, lw=2.4, label="boundary N = 0")
         normal = W[0] - W[1]
         t = np.array([-2.0, 2.0])
         ax.plot(-normal[1] * t, normal[0] * t, "--", color="tab:green", lw=1.6,
-                label="(w − u)·x = 0")
+                label="(w − u)·x = 0 (linear prediction)")
         _plot.neuron_arrows(ax, W / np.linalg.norm(W, axis=1).max() * 0.8, lw=2.2, alpha=1.0)
         ax.fill_between([], [], color="#d5e1f6", label="N > 0")
         ax.fill_between([], [], color="#f6d5d5", label="N < 0")

@@ -1,7 +1,7 @@
 """Fig. 8 (App. I): high-dimensional symmetric Gaussians: % of neurons in PAR over training.
 
 A w neuron is in PAR when ``y_i w·x_i > 0`` for every training point (it classifies like
-``w*``), a u neuron when ``y_i u·x_i < 0`` for every i (EQUATIONS §8).  Data:
+``w*``), a u neuron when ``y_i u·x_i < 0`` for every i (docs/math.md §8).  Data:
 ``lt.make_symmetric_gaussians`` (exact antipodal pairs), rescaled to max norm 1.
 """
 from __future__ import annotations

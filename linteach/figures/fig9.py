@@ -144,8 +144,24 @@ def draw(payload, fig):
     ax_b.legend(fontsize=7, loc="upper right")
     ax_b.set_title(f"(b) neurons after SGD, {_plot.scale_label(s['scales'][show])}",
                    fontsize=10)
-    _curves(ax_c, d, s, ["n_diff_w", "n_diff_u"], "max n_diff (points)")
-    ax_c.set_title("(c) max n_diff: solid w, dashed u", fontsize=10)
+    _curves(ax_c, d, s, ["n_diff_w", "n_diff_u"], "max n_diff (points, symlog axis)")
+    # symlog: linear on [0, 1], logarithmic above, so n_diff = 1 (no NAR) stands apart from 0
+    ax_c.set_yscale("symlog", linthresh=1.0, linscale=1.0)
+    top = max(2.0, float(np.nanmax([_plot.arr(d[key]).max() for key in ("n_diff_w",
+                                                                         "n_diff_u")])))
+    ax_c.set_ylim(-0.15, top * 1.6)
+    ticks = [t for t in (0, 1, 2, 5, 10, 20, 50, 100, 200, 500) if t <= top * 1.6]
+    ax_c.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    ax_c.minorticks_off()
+    ax_c.axhline(1.0, color="gray", lw=0.8, ls=":", zorder=0)
+    ax_c.axhline(0.0, color="gray", lw=0.8, zorder=0)
+    ax_c.text(0.99, 0.93, "1 = no NAR: two same-type neurons\ndisagree on one point",
+              transform=ax_c.get_yaxis_transform(), ha="right", va="top", fontsize=7,
+              color="dimgray")
+    ax_c.text(0.99, 0.1, "0 = an NAR", transform=ax_c.get_yaxis_transform(), ha="right",
+              va="bottom", fontsize=7, color="dimgray")
+    ax_c.set_title("(c) max n_diff: solid w, dashed u; symlog axis (linear on [0, 1])",
+                   fontsize=10)
     _curves(ax_d, d, s, ["par_w", "par_u"], "% of neurons in PAR", percent=True)
     ax_d.set_title("(d) neurons in PAR: solid w, dashed u", fontsize=10)
     counts = _plot.arr(d["scan_counts"])

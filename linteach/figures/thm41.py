@@ -2,7 +2,7 @@
 
 Measured quantity (the theorem's own): ``n·N_e``, the SGD updates spent in the *leading*
 mistake epochs, i.e. before the first epoch in which no step had loss ``≥ ε0`` before its
-update (``ε0 = ε/(1 + 2v²R_x²ηkn)``, EQUATIONS §3).  Theorem 4.1 says ``n·N_e ≤ T_exact``
+update (``ε0 = ε/(1 + 2v²R_x²ηkn)``, docs/math.md §3).  Theorem 4.1 says ``n·N_e ≤ T_exact``
 and the paper's closed form ``M(n, ε) ≥ T_exact`` grows like ``n⁴/ε²``.  Constants come
 from :func:`linteach.bounds.sgd_update_bound` with each data set's own ``R_x``, its
 max-margin ``‖w*‖`` and the initial ``R_0``.  Runs stopped at ``max_epochs`` without a
@@ -95,7 +95,7 @@ def compute(*, seed, settings, progress):
     return summary, {**out, "median": med}
 
 
-def _panel(ax, x, med, raw, labels, slopes_meas, slopes_bound, xlabel):
+def _panel(ax, x, med, raw, labels, slopes_meas, slopes_bound, xlabel, m_over_t):
     for c, (label, m, r, sm) in enumerate(zip(labels, med["measured"], raw, slopes_meas)):
         color = _plot.SCALE_COLORS[c % len(_plot.SCALE_COLORS)]
         lo, hi = _plot.nan_stat(np.nanmin, r), _plot.nan_stat(np.nanmax, r)
@@ -103,8 +103,12 @@ def _panel(ax, x, med, raw, labels, slopes_meas, slopes_bound, xlabel):
                     label=f"{label}: measured, slope {_plot.fmt(sm)}")
     for c, (label, t, mm, sb) in enumerate(zip(labels, med["T_exact"], med["M"], slopes_bound)):
         color = _plot.SCALE_COLORS[c % len(_plot.SCALE_COLORS)]
+        # M is drawn first, wide and pale: it lies just above T_exact (on a log axis the two
+        # nearly coincide), so T_exact's dashes stay visible on top of it
+        ax.plot(x, mm, "-", color=color, lw=4.0, alpha=0.25)
         ax.plot(x, t, "--", color=color, lw=1.2, label=f"{label}: T_exact, slope {_plot.fmt(sb)}")
-        ax.plot(x, mm, ":", color=color, lw=1.2)
+    ax.plot([], [], "-", color="gray", lw=4.0, alpha=0.35,
+            label=f"M(n, ε) (pale band), ≤ {_plot.fmt(m_over_t, '.3g')}× T_exact")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xticks(x, [f"{v:g}" for v in x])
@@ -118,17 +122,21 @@ def draw(payload, fig):
     s, d, sm = payload["settings"], payload["data"], payload["summary"]
     med = {key: _plot.arr(val) for key, val in d["median"].items()}
     raw = _plot.arr(d["measured"])
+    m_over_t = float(np.nanmax(_plot.arr(d["M"]) / _plot.arr(d["T_exact"])))
     ax1, ax2 = fig.subplots(1, 2)
     eps_labels = [f"ε = {e:g}" for e in s["eps"]]
     _panel(ax1, np.asarray(s["ns"], float), {k: v.T for k, v in med.items()},
            raw.transpose(1, 0, 2), eps_labels,
            [sm["slope_n_measured"][f"eps_{e:g}"] for e in s["eps"]],
-           [sm["slope_n_T_exact"][f"eps_{e:g}"] for e in s["eps"]], "n (training points)")
-    ax1.set_title("(a) against n; dotted: M(n, ε), just above T_exact", fontsize=10)
+           [sm["slope_n_T_exact"][f"eps_{e:g}"] for e in s["eps"]], "n (training points)",
+           m_over_t)
+    ax1.set_title("(a) against n: measured (points) vs the bound (dashed, pale band)",
+                  fontsize=10)
     _panel(ax2, 1.0 / np.asarray(s["eps"], float), med, raw, [f"n = {n}" for n in s["ns"]],
            [sm["slope_inv_eps_measured"][f"n_{n}"] for n in s["ns"]],
-           [sm["slope_inv_eps_T_exact"][f"n_{n}"] for n in s["ns"]], "1/ε")
-    ax2.set_title("(b) against 1/ε; dotted: M(n, ε), just above T_exact", fontsize=10)
+           [sm["slope_inv_eps_T_exact"][f"n_{n}"] for n in s["ns"]], "1/ε", m_over_t)
+    ax2.set_title("(b) against 1/ε: measured (points) vs the bound (dashed, pale band)",
+                  fontsize=10)
     worst = sm["max_measured_over_T_exact"]
     fig.suptitle(f"Theorem 4.1: median of {s['seeds']} separable data sets (d = {s['d']}, "
                  f"margin {s['margin']}), whiskers min–max; k = {s['k']}, α = {s['alpha']}, "

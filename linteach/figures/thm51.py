@@ -1,7 +1,7 @@
 """Beyond the paper: the sharp constant of Theorem 5.1, searched for numerically, over α.
 
 Theorem 5.1 certifies ``sign N(x) = sign((w̄ − ū)·x)`` when ``|(w̄ − ū)·x| ≥ c·r‖x‖``
-with ``c = 2``.  EQUATIONS §5 derives the sharp constant ``(1 − α)/(1 + α)``.  For each
+with ``c = 2``.  docs/math.md §5 derives the sharp constant ``(1 − α)/(1 + α)``.  For each
 α this figure searches for the worst violation: the largest ``|(w̄ − ū)·x|/(r‖x‖)`` at a
 point where the signs differ.  Networks (``k`` neurons per type, ``d = 2``) are drawn at
 random with a random amount of clustering, evaluated on ``n_dirs`` unit directions, and

@@ -21,9 +21,10 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import ENGINE, Case, Claim
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.audit import audit_cases
+from ..kit.certified import certify_band
 from ..kit.geometry import clustered_copies
 from ..kit.signs import TIE, output_signs, sign_agreement
 
@@ -39,7 +40,19 @@ CLAIM = Claim(
     cases="random w, u in R^d (d 2–10, log-uniform scales), k = 1 and k copies (k ≤ 10), "
           "v drawn; 400 random points filtered to the open cone",
     control="the same certificates on leaky nets (α in (0.05, 0.95)) must FAIL",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=(Clause("zero_region", "depth inside the open cone of the sampled points where "
+                    "N = 0 exactly (< 0: a cone point with N ≠ 0); proved for the whole cone when "
+                    "α = 0 and every row is exactly w or u (each pre-activation is then ≤ 0 on "
+                    "the cone and σ(z) = 0 there)", evidence="proved"),
+             Clause("nonlinear_boundary", "+1 when two points with N ≤ 0 have a midpoint with "
+                    "N > 0, all three signs exact", evidence="proved"),
+             Clause("thm51_violated", "largest |cos∠(x, w − u)| of a disagreeing point: sampled, "
+                    "and the exact decision's witness; −1 when the exact decision certifies "
+                    "agreement for every x", evidence="proved"),
+             ENGINE))
+
+#: the band of the exact decision: r = 0, so every band is the whole space
+BAND = 0.0
 
 #: random points drawn per case before keeping those in the open cone
 DRAWS = 400
@@ -74,7 +87,9 @@ def _evaluate(case: Case, alpha) -> dict:
     W = clustered_copies(w, u, net.k)
     X = rng.standard_normal((DRAWS, len(w)))
     X = X[(X @ w < 0) & (X @ u < 0)]
-    out = {"alpha": net.alpha, "k": net.k, "cone_points": int(len(X))}
+    out = {"alpha": net.alpha, "k": net.k, "cone_points": int(len(X)),
+           "cone_certified": bool(net.alpha == 0.0 and np.all(W[:net.k] == w)
+                                  and np.all(W[net.k:] == u))}
     # zero region: exact N = 0 on the open cone; slack = the point's depth inside the cone
     if len(X):
         signs = output_signs(net, W, X)
@@ -98,6 +113,15 @@ def _evaluate(case: Case, alpha) -> dict:
     cosines = np.abs(info["D"]) / (np.linalg.norm(w - u) * np.linalg.norm(Y, axis=1))
     out["thm51_violated"] = float(cosines[bad].max()) if bad.any() else -1.0
     out["violations"] = int(bad.sum())
+    # every x at once: an exact witness (ReLU) or a re-checked certificate (the leaky control)
+    cert = certify_band(W, net.alpha, BAND)
+    out["status"], out["reason"] = cert["status"], cert.get("reason")
+    if cert["status"] == "witness":
+        x = np.asarray(cert["x"])
+        cos = abs(float((w - u) @ x)) / (np.linalg.norm(w - u) * np.linalg.norm(x))
+        out["thm51_violated"] = max(out["thm51_violated"], cos)
+    elif cert["status"] == "proved":
+        out["thm51_violated"] = -1.0
     return out
 
 
@@ -113,11 +137,14 @@ def _run(ctx, *, alpha=None, count=20):
         return
     for case, res in zip(cases, ctx.map(evaluate_cases, [(cases, alpha)])[0]):
         detail = {"alpha": res["alpha"], "k": res["k"], "cone_points": res["cone_points"]}
-        ctx.record("zero_region", res["zero_region"], case, **detail)
+        ctx.record("zero_region", res["zero_region"], case,
+                   evidence="proved" if res["cone_certified"] else "observed", **detail)
         ctx.record("nonlinear_boundary", res["nonlinear_boundary"], case,
                    witness_signs=res["witness_signs"], **detail)
+        decided = res["status"] != "undecided"
         ctx.record("thm51_violated", res["thm51_violated"], case, violations=res["violations"],
-                   **detail)
+                   evidence="proved" if decided else "observed", status=res["status"],
+                   reason=res["reason"], **detail)
 
 
 def check(ctx: Context) -> None:

@@ -41,7 +41,7 @@ CLAIM = Claim(
 
 N_STEPS = 2000
 INIT_SCALES = (1e-2,) * 4
-CHUNK = 3
+CHUNK = flow.cases_per_batch(len(INIT_SCALES))
 _BASE = dict(n=30, d=2, k=4, alpha=0.3)
 FAMILIES = {"outlier": dict(_BASE, count=10, kind="outlier", outlier_margin=0.2,
                             outlier_spread=5.0)}

@@ -13,10 +13,11 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import ENGINE, Case, Claim
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.geometry import clustered_copies, near_plane_points
 from ..kit.audit import audit_cases
+from ..kit.certified import certify_band
 from ..kit.signs import sign_agreement
 
 __all__ = ["CLAIM", "FAMILIES", "check"]
@@ -32,7 +33,12 @@ CLAIM = Claim(
           "parallel w, u, small-integer lattice nets with points exactly on the plane; "
           "points uniform, at relative distances 1e-3 … 1e-15 and 0 from the plane",
     control="the same check on ReLU (α = 0) nets must FAIL (zero cone off the plane)",
-    clauses=(CLAUSE, ENGINE))
+    clauses=(Clause(CLAUSE, "s·N/(v·k·|D|) over the sampled points and, for all x, the exact "
+                    "decision's bound (α for an exactly clustered leaky net); < 0: a "
+                    "disagreement", evidence="proved"), ENGINE))
+
+#: the band constant of the exact decision: with r = 0 every band is the whole space
+BAND = 0.0
 
 FAMILIES = {"random": 30, "antiparallel": 10, "parallel": 10, "lattice": 10}
 
@@ -65,29 +71,43 @@ def evaluate_cases(item) -> list:
     out = []
     for case in cases:
         net, W, X = _net_and_points(case, family, alpha)
-        info = sign_agreement(net, W, X, c=0.0)  # r = 0: every point is in the regime
+        info = sign_agreement(net, W, X, c=BAND)  # r = 0: every point is in the regime
         j = int(np.argmin(info["slack"]))
         out.append({"slack": info["slack"], "alpha": net.alpha, "k": net.k,
                     "exact": int(info["exact"].sum()), "ties": int(np.sum(info["D"] == 0)),
-                    "worst": {"N": float(info["N"][j]), "D": float(info["D"][j])}})
+                    "worst": {"N": float(info["N"][j]), "D": float(info["D"][j])},
+                    "certified": certify_band(W, net.alpha, BAND)})
     return out
 
 
 def _run(ctx, *, alpha=None, count=None):
+    counts = {}
     for family, standard in FAMILIES.items():
         cases = ctx.cases(ctx.n(count or standard), family)
         if not cases:
             continue
         exact = ties = 0
         for case, res in zip(cases, ctx.map(evaluate_cases, [(cases, family, alpha)])[0]):
-            ctx.record(CLAUSE, res["slack"], case, alpha=res["alpha"], k=res["k"], **res["worst"])
+            cert = res["certified"]
+            proved = cert["status"] != "undecided"  # a certificate or an exact witness
+            slack = np.append(res["slack"], cert["slack"]) if proved else res["slack"]
+            ctx.record(CLAUSE, slack, case, evidence="proved" if proved else "observed",
+                       alpha=res["alpha"], k=res["k"], status=cert["status"],
+                       reason=cert.get("reason"), **res["worst"])
             exact, ties = exact + res["exact"], ties + res["ties"]
+            counts[cert["status"]] = counts.get(cert["status"], 0) + 1
         ctx.measure(f"{family}_points_decided_exactly", exact)
         ctx.measure(f"{family}_points_exactly_on_plane", ties)
+    ctx.measure("exact_decisions", counts)
+    return counts
 
 
 def check(ctx: Context) -> None:
-    _run(ctx)
+    counts = _run(ctx)
+    ctx.note(f"every x decided per net: {counts.get('proved', 0)} nets certified (r = 0 exactly "
+             "and α > 0, re-checked in rationals: σ is strictly increasing, so sign N = "
+             f"sign((w − u)·x)), {counts.get('witness', 0)} with an exact disagreement, "
+             f"{counts.get('undecided', 0)} sampled only")
     audit_cases(ctx, ctx.drawn, audit_subject)
     sub = ctx.control_context("control")
     _run(sub, alpha=0.0, count=5)

@@ -66,7 +66,7 @@ BAD_COUNT = 8
 #: control data sets (separable balls: symmetric sets stayed monotone at every step tried)
 CONTROL_CASES = 4
 INIT_SCALES = (1e-2, 0.3)
-CHUNK = 4
+CHUNK = flow.cases_per_batch(len(INIT_SCALES))
 _BASE = dict(n=30, d=4, k=5, alpha=0.3)
 FAMILIES = {"symmetric": dict(_BASE, count=4, kind="symmetric"),
             "separable": dict(_BASE, count=4, kind="separable", margin=0.1)}

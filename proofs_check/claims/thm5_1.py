@@ -5,6 +5,11 @@ clustered_weights`) and points drawn uniformly, on the band edge, just inside an
 outside it (:func:`linteach.strategies.band_points`), plus the extremal construction of
 docs/math.md §5.  Signs are decided exactly (:mod:`proofs_check.kit.signs`).
 
+Each case is then decided exactly (:mod:`proofs_check.kit.certified`): certified at the
+theorem's band 2 and, strictly, just above the sharp constant c_k(α) of its width
+(docs/claims/thm5.1.md), each certificate re-checked in rationals.  A case carries
+``proved`` evidence when certified, ``observed`` when only its sampled points were checked.
+
 The band, the net draw and the slacks are shared with ``appK``
 (:mod:`proofs_check.kit.linear_regime`).
 """
@@ -16,17 +21,34 @@ import numpy as np
 import linteach as lt
 from linteach.strategies import band_points
 
-from ..engine.contract import ENGINE, Case, Claim
+from linteach.certify import sharp_constant as width_sharp
+
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.linear_regime import (EDGE_OFFSET, NET_SPEC, draw_net, sharp,
                                  theorem51_slacks)
 from ..kit.audit import audit_cases
+from ..kit.certified import certify_band, measure_cstar, measure_evidence, sharp_ratio
+from ..kit.sharp_report import sharp_constant_report
 from ..kit.signs import sign_agreement
 
-__all__ = ["CLAIM", "FAMILIES", "check", "draw_points", "extremal_net", "sharp_constant",
+__all__ = ["CLAIM", "FAMILIES", "BAND", "STRICT", "check", "draw_points", "extremal_net",
            "evaluate_cases"]
 
+# -- the statement's constants, in one place (tests show the check evaluates at them) ----
+#: Theorem 5.1's band: |(w̄ − ū)·x| ≥ BAND·r‖x‖
+BAND = 2.0
+#: the strict form at the sharp constant: certified at c_k(α)·(1 + STRICT)
+STRICT = 1e-9
+#: c*(W) is bracketed to this relative width, on the first CSTAR_CASES random/loose cases
+CSTAR_RTOL = 1e-2
+CSTAR_CASES = {"quick": 1, "standard": 1, "thorough": 20}
+#: widest net certified per budget (wider ones keep their sampled evidence: the exact
+#: re-check of a k = 200 certificate takes seconds)
+CERTIFY_MAX_K = {"quick": 12, "standard": 12, "thorough": 200}
+
 CLAUSE = "sign_agreement_in_linear_regime"
+SHARP_CLAUSE = "sign_agreement_above_sharp_constant"
 CLAIM = Claim(
     id="thm5.1",
     statement="sign(N_W(x)) = sign((w̄ − ū)·x) for every x with |(w̄ − ū)·x| ≥ 2r‖x‖",
@@ -38,7 +60,12 @@ CLAIM = Claim(
           "and deep in the regime; the extremal construction of docs/math.md §5 at c ∈ [c*, 2]",
     control="ReLU (α = 0) nets must show violations; the constant shrunk to 0.9·(1−α)/(1+α) "
             "must show violations on the extremal construction",
-    clauses=(CLAUSE, ENGINE))
+    clauses=(Clause(CLAUSE, "s·N/(v·k·|D|) on the band |D| ≥ 2r‖x‖: min over the sampled "
+                    "points and the certificate's exact lower bound (< 0: a disagreement)",
+                    evidence="proved"),
+             Clause(SHARP_CLAUSE, "the same at |D| ≥ c_k(α)(1 + 1e-9)·r‖x‖, c_k the sharp "
+                    "constant of the net's width k", evidence="proved"),
+             ENGINE))
 
 #: shrink factor of the second negative control (strictly below the sharp constant)
 SHRINK = 0.9
@@ -92,26 +119,13 @@ def extremal_net(alpha: float, r: float, c: float, *, d: int, rng, v: float = 1.
     return lt.Net(k=2, alpha=alpha, v=v), (W * signs)[:, perm], (x * signs)[perm][None, :]
 
 
-def sharp_constant(alpha: float, *, rng, iters: int = 60) -> float:
-    """Largest ``c`` with a sign violation of the extremal net at ``|D| = c·r‖x‖``, by bisection."""
-    lo, hi = 0.0, 2.0                               # violation at lo (D ≈ 0⁺), none at hi
-    for _ in range(iters):
-        mid = 0.5 * (lo + hi)
-        net, W, x = extremal_net(alpha, 1.0, mid, d=2, rng=rng)
-        if sign_agreement(net, W, x, c=0.0)["agree"][0]:
-            hi = mid
-        else:
-            lo = mid
-    return lo
-
-
-def _evaluate(case: Case, family: str, alpha, c_factor):
+def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False, max_k=CERTIFY_MAX_K["standard"]):
     spec = FAMILIES[family]
     rng = case.rng
     if family == "extremal":
         a = float(rng.uniform(*spec["alpha"])) if alpha is None else alpha
         d = int(rng.integers(spec["d"][0], spec["d"][1] + 1))
-        c = 2.0 if c_factor is None else c_factor * sharp(a)
+        c = BAND if c_factor is None else c_factor * sharp(a)
         grid = np.concatenate([[sharp(a), 2.0], rng.uniform(sharp(a), 2.0, 4),
                                rng.uniform(2.0, 10.0, 2)])
         if c_factor is not None:  # the shrunk control: points between c and the sharp constant
@@ -124,8 +138,8 @@ def _evaluate(case: Case, family: str, alpha, c_factor):
         info = {key: np.concatenate([i[key] for i in infos]) for key in keys}
     else:
         net, W = draw_net(rng, spec, alpha=alpha)
-        c = 2.0 if c_factor is None else c_factor * sharp(net.alpha)
-        info = sign_agreement(net, W, draw_points(rng, W, spec["points"], c=2.0), c=c)
+        c = BAND if c_factor is None else c_factor * sharp(net.alpha)
+        info = sign_agreement(net, W, draw_points(rng, W, spec["points"], c=BAND), c=c)
     reg = info["in_regime"]
     out = {"family": family, "seed": case.seed, "alpha": net.alpha, "k": net.k,
            "c": c, "regime_points": int(reg.sum()), "points": int(len(reg)),
@@ -136,30 +150,87 @@ def _evaluate(case: Case, family: str, alpha, c_factor):
         j = int(np.argmin(slack))
         out.update(min_slack=float(slack[j]), slack=slack,
                    worst={key: float(info[key][reg][j]) for key in ("N", "D", "ratio")})
+    nets = [W for _, W, _ in built] if family == "extremal" else [W]
+    out["certified"] = _certify(nets, net.alpha, c, net.k) if net.k <= max_k else {
+        clause: {"status": "undecided", "band": None, "slack": None, "ratio": None,
+                 "reason": f"k = {net.k} > {max_k}: certified only at a larger budget"}
+        for clause in (CLAUSE, SHARP_CLAUSE)}
+    if cstar and family in ("random", "loose") and net.alpha > 0:
+        out["cstar"] = sharp_ratio(W, net.alpha, width_sharp(net.k, net.alpha), rtol=CSTAR_RTOL)
+    return out
+
+
+def _certify(nets, alpha, c, k) -> dict:
+    """Exact decisions for every net of a case; per clause the weakest status, least slack.
+
+    A certificate at band c' covers every band c ≥ c' (a smaller band), so one decision at
+    the strict sharp constant c_k(α)(1 + STRICT) ≤ BAND proves both clauses; the band BAND
+    is decided on its own only when that one is not a certificate.
+    """
+    sharp_band = None
+    if alpha > 0 and c == BAND:  # the strict sharp form (undefined for ReLU, whose c_k is ∞)
+        sharp_band = width_sharp(k, alpha) * (1 + STRICT) if k > 1 else STRICT
+    per = {CLAUSE: [], SHARP_CLAUSE: []}
+    for W in nets:
+        got = certify_band(W, alpha, sharp_band) if sharp_band is not None else None
+        if got is not None:
+            per[SHARP_CLAUSE].append(dict(got, band=sharp_band))
+        if got is None or got["status"] != "proved":
+            got = dict(certify_band(W, alpha, c), band=c)
+        else:
+            got = dict(got, band=sharp_band, covers=c)
+        per[CLAUSE].append(got)
+    out = {}
+    for clause, got in per.items():
+        if not got:
+            continue
+        worst = min(got, key=lambda g: ("witness", "undecided", "proved").index(g["status"]))
+        slacks = [g["slack"] for g in got if "slack" in g]
+        out[clause] = {"status": worst["status"], "band": worst["band"],
+                       "slack": min(slacks) if slacks else None,
+                       "reason": worst.get("reason"), "ratio": worst.get("ratio")}
     return out
 
 
 def evaluate_cases(item) -> list:
-    """``ctx.map`` worker: ``item = (cases, family, alpha override, constant factor)``."""
-    cases, family, alpha, c_factor = item
-    return [_evaluate(case, family, alpha, c_factor) for case in cases]
+    """``ctx.map`` worker: ``item = (cases, family, alpha override, constant factor, c*
+    flags)``; a case whose flag is set also brackets its net's own sharp constant."""
+    cases, family, alpha, c_factor, flags, max_k = item
+    return [_evaluate(case, family, alpha, c_factor, flag, max_k)
+            for case, flag in zip(cases, flags)]
 
 
 def _run(ctx, families, *, alpha=None, c_factor=None, count=None):
     results = []
     for family in families:
         cases = ctx.cases(ctx.n(count or FAMILIES[family]["count"]), family)
-        chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
-        for chunk, outs in zip(chunks, ctx.map(evaluate_cases,
-                                               [(ch, family, alpha, c_factor) for ch in chunks])):
+        n_cstar = CSTAR_CASES[ctx.budget] if alpha is None and c_factor is None else 0
+        flags = [i < n_cstar for i in range(len(cases))]
+        chunks = [(cases[i:i + CHUNK], flags[i:i + CHUNK]) for i in range(0, len(cases), CHUNK)]
+        items = [(ch, family, alpha, c_factor, fl, CERTIFY_MAX_K[ctx.budget]) for ch, fl in chunks]
+        for (chunk, _), outs in zip(chunks, ctx.map(evaluate_cases, items)):
             for case, out in zip(chunk, outs):
-                if out["regime_points"]:
-                    ctx.record(CLAUSE, out["slack"], case, alpha=out["alpha"], k=out["k"],
-                               c=out["c"], **out["worst"])
-                else:
-                    ctx.inconclusive(case, "no point of this case fell in the linear regime")
+                _record(ctx, case, out)
                 results.append(out)
     return results
+
+
+def _record(ctx, case, out) -> None:
+    """The sampled points first, then the certificate: ``proved`` only if it re-checked."""
+    detail = {"alpha": out["alpha"], "k": out["k"], "c": out["c"]}
+    for clause, cert in out["certified"].items():
+        sampled = [out["min_slack"]] if out["regime_points"] and clause == CLAUSE else []
+        if cert["status"] == "undecided":
+            if sampled:
+                ctx.record(clause, out["slack"], case, evidence="observed",
+                           undecided=cert["reason"], **detail, **out["worst"])
+            elif clause == CLAUSE:
+                ctx.inconclusive(case, "no sampled point in the regime and no certificate: "
+                                 + cert["reason"])
+            continue
+        slack = min(sampled + [cert["slack"]])
+        ctx.record(clause, slack, case, evidence="proved", band=cert["band"],
+                   status=cert["status"], witness_ratio=cert["ratio"], **detail)
 
 
 def _control(ctx) -> None:
@@ -197,25 +268,13 @@ def _measure(ctx, results) -> None:
                  f"{low:.10f} (1 up to the float rounding of N and D; the signs themselves are "
                  "exact). The bound follows from the sharp analysis and is attained where "
                  "every neuron is off")
-    ratios = [max(r["violation_ratios"]) / sharp(r["alpha"]) for r in results
-              if r["violation_ratios"] and r["family"] != "extremal"]
+    measure_evidence(ctx, results)
+    measure_cstar(ctx, results, rtol=CSTAR_RTOL, strict=STRICT)
     sharp_cases = ctx.cases(1, "sharp-constant")
-    if not sharp_cases:  # replaying another family
-        return
-    alphas = (0.05, 0.3, 0.5, 0.7, 0.95)
-    found = {a: sharp_constant(a, rng=sharp_cases[0].rng) for a in alphas}
-    ctx.measure("sharp_constant", {
-        "extremal_bisection": {str(a): {"found": c, "(1-a)/(1+a)": sharp(a), "paper": 2.0}
-                               for a, c in found.items()},
-        "random_nets_max_violation_ratio_over_sharp": max(ratios) if ratios else None,
-        "random_nets_with_violations": len(ratios)})
-    worst = max(abs(c / sharp(a) - 1.0) for a, c in found.items())
-    ctx.note(f"sharp constant: the extremal construction violates sign agreement for every "
-             f"c ≤ (1−α)/(1+α) (bisection within a relative {worst:.1e}, α ∈ {alphas}), and "
-             "never above; random nets' violations reach at most "
-             f"{max(ratios) if ratios else float('nan'):.3f}·(1−α)/(1+α). The paper's 2 is "
-             "loose by (1+α)·2/(1−α) ≥ 2; at c = (1−α)/(1+α) exactly N = 0 (a tie), so "
-             "docs/math.md §5's '≥' must be '>'")
+    if sharp_cases:  # not when replaying another family
+        report = sharp_constant_report(ctx.budget, rng=sharp_cases[0].rng)
+        ctx.measure("sharp_constant", report["measure"])
+        ctx.note(report["note"])
 
 
 # -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --

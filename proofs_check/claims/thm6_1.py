@@ -63,7 +63,7 @@ N_STEPS = 2000
 INIT_SCALES = (1e-2, 1e-2, 0.5, 0.5)
 
 #: cases per ctx.map item: their runs advance together in one batch (same n, d, k, α)
-CHUNK = 6
+CHUNK = flow.cases_per_batch(len(INIT_SCALES))
 #: per family: data kind and sizes, k and α fixed so that all its runs batch together
 FAMILIES = {
     "symmetric": dict(count=2, kind="symmetric", n=30, d=4, k=8, alpha=0.3),

@@ -55,7 +55,7 @@ N_TEST = 400
 N_STEPS = 2000
 INIT_SCALES = (1e-2, 0.3)
 #: cases per ctx.map item (all their runs in one batch)
-CHUNK = 3
+CHUNK = flow.cases_per_batch(len(INIT_SCALES))
 _BASE = dict(n=40, d=5, k=10)
 FAMILIES = {
     "symmetric": dict(_BASE, count=3, kind="symmetric", alpha=0.1),

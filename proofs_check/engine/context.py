@@ -41,6 +41,8 @@ class Worst:
     violations: int = 0
     #: evaluations per evidence strength
     evidence: dict = field(default_factory=dict)
+    #: every evaluation's slack, in order (the report's slack distribution)
+    values: list = field(default_factory=list, repr=False)
 
     @property
     def strength(self) -> str | None:
@@ -73,6 +75,8 @@ class Context:
         #: cases that recorded a clause, or were declared not met / inconclusive
         self.accounted: set = set()
         self.recorded: set = set()
+        #: distinct cases declared not met / inconclusive (``counts`` counts declarations)
+        self.declared: dict = {"assumption_not_met": set(), "inconclusive": set()}
         #: every case drawn, in order (what the engine audits sample from)
         self.drawn: list[Case] = []
         #: engine audits that disagreed with their reference (see :meth:`audit`)
@@ -84,8 +88,9 @@ class Context:
     def map(self, fn, items) -> list:
         """``[fn(item) for item in items]``, in order; the runner may parallelise it.
 
-        ``fn`` must be a module-level function and ``items``/results plain picklable data
-        (cases, numbers, arrays, dicts), so batches can go to worker processes, be
+        ``fn`` must be a module-level function and ``items``/results plain data (numbers,
+        str, lists, tuples, dicts, NumPy arrays, cases: what :mod:`proofs_check.engine.codec`
+        encodes), so batches can go to worker processes, be
         checkpointed and be resumed.  Keep all randomness inside ``fn``, drawn from the
         case seeds it is given.
         """
@@ -164,6 +169,7 @@ class Context:
         w.evaluated += 1
         w.violations += int(low < 0)
         w.evidence[evidence] = w.evidence.get(evidence, 0) + 1
+        w.values.append(low)
         self.recorded.add(case)
         self.accounted.add(case)
         if low < w.slack:
@@ -210,11 +216,13 @@ class Context:
         self.counts["assumption_not_met"] += 1
         self.reasons["assumption_not_met"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["assumption_not_met"].add(case)
 
     def inconclusive(self, case: Case, reason: str) -> None:
         self.counts["inconclusive"] += 1
         self.reasons["inconclusive"].append(f"{case.family}/{case.seed}: {reason}")
         self.accounted.add(case)
+        self.declared["inconclusive"].add(case)
 
     def ledger(self, case: Case, **digests) -> None:
         """Record content hashes (see :func:`~proofs_check.engine.contract.digest`)."""

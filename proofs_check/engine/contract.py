@@ -52,6 +52,9 @@ class Clause:
     text: str = ""
     #: the strength the check's evaluations carry unless a record says otherwise
     evidence: str = "observed"
+    #: the unit of this clause's slack (e.g. "relative error", "radians"); "" means the
+    #: claim's :attr:`Claim.slack_unit`
+    slack_unit: str = ""
 
 
 #: the clause every claim records from its engine audits (:meth:`Context.audit`): the
@@ -77,6 +80,8 @@ class Claim:
     #: clauses that must each be evaluated on at least one case for a PASS; plain names
     #: are clauses with ``observed`` evidence
     clauses: tuple = ()
+    #: the unit of the slacks of clauses that do not name their own (shown in the report)
+    slack_unit: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "clauses", tuple(
@@ -89,6 +94,10 @@ class Claim:
     def clause(self, name: str) -> Clause:
         """The declared clause ``name`` (an undeclared clause is observed evidence)."""
         return next((c for c in self.clauses if c.name == name), Clause(name))
+
+    def unit(self, name: str) -> str:
+        """The unit of clause ``name``'s slack: its own, else the claim's ("" if neither)."""
+        return self.clause(name).slack_unit or self.slack_unit
 
     @property
     def evidence(self) -> str | None:
@@ -110,7 +119,13 @@ def validate(claim: Claim, module=None) -> Claim:
     names = claim.clause_names
     if len(set(names)) != len(names):
         raise ValueError(f"claim {claim.id!r}: clause names must be unique, got {names}")
+    if not isinstance(claim.slack_unit, str):
+        raise TypeError(f"claim {claim.id!r}: `slack_unit` must be a str, got "
+                        f"{type(claim.slack_unit).__name__}")
     for c in claim.clauses:
+        if not isinstance(c.slack_unit, str):
+            raise TypeError(f"claim {claim.id!r}, clause {c.name!r}: `slack_unit` must be a "
+                            f"str, got {type(c.slack_unit).__name__}")
         if c.evidence not in STRENGTHS:
             raise ValueError(f"claim {claim.id!r}, clause {c.name!r}: `evidence` must be one "
                              f"of {STRENGTHS}, got {c.evidence!r}")

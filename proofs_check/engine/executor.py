@@ -8,6 +8,10 @@ Results are identical whichever runs them because
 * BLAS runs single-threaded everywhere: pinned in worker processes (environment variables
   set before their NumPy loads, plus ``threadpoolctl`` at run time) and in the runner's
   own process for the duration of a run, so no reduction is split differently.
+
+Workers never outlive the runner: each starts a watchdog (:func:`watch_parent`) that exits
+the worker as soon as its parent is gone, so a runner killed with SIGKILL leaves no pool workers — and, once they are gone, no
+resource tracker — behind.
 """
 from __future__ import annotations
 
@@ -15,6 +19,8 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -25,6 +31,14 @@ BLAS_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
             "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 _pinned = False
+#: seconds between a worker's checks that its parent is still alive
+PARENT_POLL = 0.5
+#: seconds to wait for a Dask scheduler before giving up
+DASK_TIMEOUT = 10
+
+
+class ExecutorError(RuntimeError):
+    """The executor asked for cannot be used (no Dask, an unreachable scheduler)."""
 
 
 def pin_blas_threads() -> None:
@@ -41,10 +55,30 @@ def run_task(fn, item):
     return fn(item)
 
 
-def _worker_init() -> None:
+def watch_parent(parent: int, poll: float = PARENT_POLL) -> None:
+    """Exit this process as soon as process ``parent`` is no longer its parent.
+
+    A daemon thread polls ``os.getppid()``: when the parent dies the worker is re-parented
+    and exits within ``poll`` seconds.  (Not Linux's ``PR_SET_PDEATHSIG``: it fires when the
+    *thread* that started the worker ends, and a pool starts workers from whichever claim
+    thread submits first.)  A worker has nothing to save: its batch is recomputed.
+    """
+    def watch():
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(poll)
+
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
+
+
+def _worker_init(parent: int) -> None:
     # Ctrl-C belongs to the runner, which stops the workers itself; a worker hit by the
     # terminal's SIGINT mid-batch would break the pool instead of stopping cleanly.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent(parent)
     pin_blas_threads()
 
 
@@ -79,7 +113,7 @@ class LocalPool:
 
     def _new_pool(self):
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_init)
+                                   initializer=_worker_init, initargs=(os.getpid(),))
 
     def submit(self, fn, *args):
         if self._pool is None:
@@ -98,6 +132,8 @@ class LocalPool:
         workers = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=wait, cancel_futures=cancel_futures)
         if not wait:
+            # (SIGTERM, then SIGKILL for a worker that has not gone within a second: a
+            # terminated pool must not leave a process behind)
             # Workers ignore SIGINT and would finish their current batch before exiting;
             # after a Ctrl-C nobody wants that batch, so stop them now (3.14 has a public
             # ``terminate_workers``; 3.10-3.13 only keep them in ``_processes``).  The pool
@@ -105,6 +141,10 @@ class LocalPool:
             # manager thread for a cancelled one: so the runner cancels none on Ctrl-C.
             for proc in workers:
                 proc.terminate()
+            for proc in workers:
+                proc.join(1.0)
+                if proc.exitcode is None:
+                    proc.kill()
 
     def __repr__(self):
         return f"local process pool ({self.workers} workers)"
@@ -117,8 +157,11 @@ def local_pool(workers: int):
     with _blas_env():
         try:
             yield pool
-        finally:
-            pool.shutdown(wait=False)
+        except BaseException:
+            pool.shutdown(wait=False)  # interrupted or failed: stop the workers now
+            raise
+        else:
+            pool.shutdown(wait=True)   # finished: the workers are idle and exit cleanly
 
 
 @contextlib.contextmanager
@@ -127,9 +170,13 @@ def dask_executor(address: str):
     try:
         from distributed import Client
     except ImportError:
-        raise RuntimeError("--dask needs the optional extra: pip install 'linteach[dask]' "
-                           "(dask[distributed])") from None
-    client = Client(address)
+        raise ExecutorError("--dask needs the optional extra: pip install 'linteach[dask]' "
+                            "(dask[distributed])") from None
+    try:
+        client = Client(address, timeout=DASK_TIMEOUT)
+    except Exception as exc:  # refused, timed out, unknown scheme, bad address
+        raise ExecutorError(f"--dask: cannot reach a Dask scheduler at {address!r} within "
+                            f"{DASK_TIMEOUT} s: {type(exc).__name__}: {exc}") from None
     executor = client.get_executor(pure=False)  # batches are distinct work: no key dedup
     executor.description = f"dask cluster at {address}"
     try:

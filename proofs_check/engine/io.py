@@ -7,22 +7,48 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 __all__ = ["atomic_write", "code_fingerprint", "versions", "blas", "platform_info"]
+
+_UMASK_LOCK = threading.Lock()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the OS allows (Linux)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:  # elsewhere the only way to read it is to set it (and put it back)
+        old = os.umask(0o022)
+        os.umask(old)
+    return old
 
 
 def atomic_write(path, text) -> None:
     """Write ``text`` (str or bytes) to ``path`` via a temporary file and ``os.replace``.
 
     A reader, or a run killed at any moment, sees the old file or the new one, never half.
+    The file gets the mode a plain ``open(path, "w")`` would give it: an existing file's
+    mode, else ``0o666`` less the umask (``mkstemp`` alone would leave ``0o600``).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as fh:
             fh.write(text)
         os.replace(tmp, path)

@@ -1,14 +1,17 @@
 """``ctx.map`` as the runner runs it: checkpointed, cancellable, optionally parallel.
 
 The same rules hold in every mode, so a check that passes its in-process tests also runs on
-a process pool or a cluster: ``fn`` must be a module-level function and every item and
-result must pickle.  Results come back in item order, whatever order batches finish in.
+a process pool or a cluster and checkpoints: ``fn`` must be a module-level function and
+every item and result must be plain data that :mod:`proofs_check.engine.codec` encodes
+(numbers, str, list, tuple, dict, NumPy arrays, ``Case``) — it crosses process boundaries
+and is checkpointed in a format that cannot run code.  Results come back in item order,
+whatever order batches finish in.
 """
 from __future__ import annotations
 
-import pickle
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
 
+from . import codec
 from .checkpoint import MISSING
 from .executor import run_task
 
@@ -28,12 +31,12 @@ def _check_fn(fn) -> None:
                         f"and names checkpoints by module and name), got {fn!r}")
 
 
-def _pickled(what: str, value, index: int) -> bytes:
+def _encoded(what: str, value, index: int) -> str:
     try:
-        return pickle.dumps(value, protocol=4)
-    except Exception as exc:
-        raise TypeError(f"ctx.map {what} {index} must pickle (it crosses process boundaries "
-                        f"and is checkpointed): {type(exc).__name__}: {exc}") from None
+        return codec.dumps(value, f"ctx.map {what} {index}")
+    except TypeError as exc:
+        raise TypeError(f"ctx.map {what} {index} must be plain data (it crosses process "
+                        f"boundaries and is checkpointed): {exc}") from None
 
 
 class Mapper:
@@ -48,31 +51,44 @@ class Mapper:
         Finished batches are read from and written to it.
     cancel : threading.Event
         Set when the run is interrupted; waiting claims then raise :class:`Cancelled`.
+    on_batch : callable, optional
+        ``on_batch(done, total)`` after each finished batch, counted over every call of
+        this mapper (a batch restored from the checkpoint counts as finished).
     """
 
-    def __init__(self, claim_id, *, executor=None, checkpoint=None, cancel=None):
+    def __init__(self, claim_id, *, executor=None, checkpoint=None, cancel=None,
+                 on_batch=None):
         self.claim_id, self.executor, self.checkpoint = claim_id, executor, checkpoint
-        self.cancel = cancel
+        self.cancel, self.on_batch = cancel, on_batch
+        self.done = self.total = 0
+
+    def _tick(self, n: int = 1) -> None:
+        self.done += n
+        if self.on_batch is not None:
+            self.on_batch(self.done, self.total)
 
     def _stop_if_cancelled(self):
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled(self.claim_id)
 
     def _done(self, i, key, result, results):
-        blob = _pickled("result of item", result, i)  # also checks in-process results pickle
+        text = _encoded("result of item", result, i)  # the same rule with or without checkpoints
         if self.checkpoint is not None:
-            self.checkpoint.put_batch(self.claim_id, key, blob)
+            self.checkpoint.put_batch(self.claim_id, key, text)
         results[i] = result
+        self._tick()
 
     def __call__(self, fn, items):
         _check_fn(fn)
-        blobs = [_pickled("item", item, i) for i, item in enumerate(items)]
+        blobs = [_encoded("item", item, i) for i, item in enumerate(items)]
         keys = [self.checkpoint.key(self.claim_id, fn, b) if self.checkpoint else None
                 for b in blobs]
         results = [MISSING] * len(items)
         if self.checkpoint is not None:
             results = [self.checkpoint.get_batch(self.claim_id, k) for k in keys]
         todo = [i for i, r in enumerate(results) if r is MISSING]
+        self.total += len(items)
+        self._tick(len(items) - len(todo))
         if self.executor is None:
             for i in todo:
                 self._stop_if_cancelled()

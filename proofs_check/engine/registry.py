@@ -22,6 +22,12 @@ CHECKS = {
     "thm6.2": "thm6_2",
     "appJ": "appJ",
     "appK": "appK",
+    "odd-part": "odd_part",
+    "lyu2021": "lyu2021",
+    "kou2023": "kou2023",
+    "frei2023": "frei2023",
+    "min2024": "min2024",
+    "consistency": "consistency",
 }
 
 

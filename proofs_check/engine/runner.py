@@ -27,6 +27,7 @@ from .checkpoint import MISSING
 from .mapper import Cancelled, Mapper
 from .contract import Case, CheckResult
 from .context import Context, control_problem, engine_problem, verdict_of
+from .distribution import slack_distribution
 
 #: innermost stack frames kept in an ERROR's traceback summary
 TRACEBACK_FRAMES = 4
@@ -73,18 +74,21 @@ def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckRe
         clauses={name: {"worst_slack": w.slack, "family": w.family, "seed": w.seed,
                         "evaluated": w.evaluated, "violations": w.violations,
                         "evidence": w.strength, "evidence_counts": dict(w.evidence),
-                        "detail": w.detail}
+                        "detail": w.detail, "slack_unit": claim.unit(name),
+                        "distribution": slack_distribution(w.values)}
                  for name, w in ctx.worst.items()},
         worst_family=None if worst is None else worst.family, reproduce=reproduce,
         measurements=ctx.measurements, negative_control=ctx.control,
-        counts={**ctx.counts, **{f"{k}_examples": v[:5] for k, v in ctx.reasons.items()}},
+        counts={**ctx.counts, "evaluated": len(ctx.recorded),
+                **{f"{k}_cases": len(v) for k, v in ctx.declared.items()},
+                **{f"{k}_examples": v[:5] for k, v in ctx.reasons.items()}},
         error=error, ledger=ctx.ledger_entries, families=dict(ctx.family_counts),
         evidence=ctx.evidence)
 
 
 def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
             replay: Case | None = None, executor=None, checkpoint=None, cancel=None,
-            load=None) -> CheckResult | None:
+            load=None, batches=None) -> CheckResult | None:
     """Run one check; ``None`` if its module does not exist yet.  Exceptions become ERROR.
 
     Parameters
@@ -105,13 +109,16 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
         Once set, the check stops at its next batch and :class:`Cancelled` is raised.
     load : callable, optional
         ``load(claim_id) -> module or None`` (default :func:`proofs_check.engine.registry.load`).
+    batches : callable, optional
+        ``batches(done, total)`` after each finished ``ctx.map`` batch (progress display).
     """
     module = (load or registry.load)(claim_id)
     if module is None:
         return None
     claim = module.CLAIM
     ctx = Context(claim, seed=seed, budget=budget, cases=cases, replay=replay)
-    ctx.mapper = Mapper(claim.id, executor=executor, checkpoint=checkpoint, cancel=cancel)
+    ctx.mapper = Mapper(claim.id, executor=executor, checkpoint=checkpoint, cancel=cancel,
+                        on_batch=batches)
     start = time.perf_counter()
     error = None
     with threadpool_limits(limits=1):
@@ -133,12 +140,13 @@ def run_one(claim_id: str, *, seed: int, budget: str, cases: int | None = None,
 
 
 def run_all(ids, *, seed: int, budget: str, cases: int | None = None, progress=None,
-            executor=None, checkpoint=None, concurrency: int = 1, load=None):
+            executor=None, checkpoint=None, concurrency: int = 1, load=None, batches=None):
     """Run the checks in ``ids``; returns (results in the order of ``ids``, ids not written yet).
 
     ``progress(stage, claim_id, result)`` is called with stage ``"start"``, ``"done"`` or
     ``"checkpoint"`` (a claim restored from ``checkpoint``); calls are serialised.  With
     ``concurrency > 1`` (sensible only with an ``executor``) that many claims run at once.
+    ``batches(claim_id, done, total)`` is called as a claim's ``ctx.map`` batches finish.
     Ctrl-C raises :class:`Interrupted`.
     """
     ids = list(ids)
@@ -158,7 +166,9 @@ def run_all(ids, *, seed: int, budget: str, cases: int | None = None, progress=N
             return
         report("start", claim_id, None)
         result = run_one(claim_id, seed=seed, budget=budget, cases=cases, executor=executor,
-                         checkpoint=checkpoint, cancel=cancel, load=load)
+                         checkpoint=checkpoint, cancel=cancel, load=load,
+                         batches=None if batches is None
+                         else lambda done, total: batches(claim_id, done, total))
         if result is not None and checkpoint is not None and result.verdict != "ERROR":
             checkpoint.put_claim(result)  # an ERROR (maybe a lost worker) is retried on resume
         outcome[claim_id] = result

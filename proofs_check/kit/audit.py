@@ -13,7 +13,8 @@ against :mod:`proofs_check.kit.audit_ref` (docs/math.md section in brackets):
   visited indices recorded: each epoch a permutation, the documented draw (one
   ``rng.spawn`` child per run), and the trajectory replayed by a plain batch-1 loop (§3);
 * ``flow = {"dt", "steps"}`` — plain Euler and the late-phase (normalized) flow replayed as
-  Euler steps ``h_t = dt‖W‖/‖∇L‖`` with the recorded continuous time against ``Σ h_t``, at
+  Euler steps ``h_t = dt‖W‖/‖∇L‖`` with the recorded continuous time against the step
+  times (arc length over a speed log-linear along each step), at
   the start and again deep in the late phase, where ∇L/L is checked by central differences
   of ``log L_sum`` and the trace's γ̄, γ̃ against Eq. 5 (§4);
 * ``teacher`` (SVM), ``eq8 = (alpha, w, u)``, ``pattern = (alpha, side_w, side_u, k, v, W)``
@@ -25,6 +26,8 @@ against :mod:`proofs_check.kit.audit_ref` (docs/math.md section in brackets):
 Workers return plain findings; :func:`record_findings` turns them into ``ctx.audit`` calls.
 """
 from __future__ import annotations
+
+import importlib
 
 import math
 
@@ -203,7 +206,7 @@ def _normalized(net, W0, X, y, dt, when) -> list:
     out = [_finding(f"normalized flow = Euler with h = dt‖W‖/‖∇L‖ ({when})", W_eng, W_ref,
                     atol=TRAJECTORY_RTOL * np.abs(W_ref).max()),
            # log h_t holds log L_sum, which moves by |q|·δ when W moves by a relative δ
-           _finding(f"recorded continuous time = Σ h ({when})", run.log_time, log_time,
+           _finding(f"recorded continuous time = Σ step times ({when})", run.log_time, log_time,
                     atol=TRAJECTORY_RTOL * (1 + np.abs(tr["log_loss"]).max())),
            _finding(f"trace γ̄ ({when})", tr["normalized_margin"][-1],
                     ref.normalized_margin(W_ref, X, y, a, v), rtol=1e-9, atol=1e-12)]
@@ -307,8 +310,16 @@ def audit_subject(subject: dict) -> list:
 
 
 def audit_item(item) -> list:
-    """``ctx.map`` worker: ``item = (build, case, extra)``; returns plain findings."""
-    build, case, extra = item
+    """``ctx.map`` worker: ``item = (build name, case, extra)``; returns plain findings.
+
+    ``build`` travels as ``"module:qualname"`` (items are plain data: they are checkpointed
+    and cross process boundaries) and is imported here.
+    """
+    name, case, extra = item
+    module, _, qualname = name.partition(":")
+    build = importlib.import_module(module)
+    for part in qualname.split("."):
+        build = getattr(build, part)
     subject = build(case)
     if subject is None:  # a family the audit does not rebuild (e.g. a measurement stream)
         return []
@@ -328,6 +339,7 @@ def audit_cases(ctx, cases, build, *, extra=None, findings=None) -> None:
     findings made by the check itself (e.g. :func:`bound_findings`)."""
     sample = ctx.audit_sample(cases)
     extra, findings = extra or {}, findings or {}
-    items = [(build, case, extra.get(case)) for case in sample]
+    name = f"{build.__module__}:{build.__qualname__}"
+    items = [(name, case, extra.get(case)) for case in sample]
     for case, found in zip(sample, ctx.map(audit_item, items)):
         record_findings(ctx, case, found + findings.get(case, []))

@@ -226,19 +226,31 @@ def normalized_replay(W0, X, y, dt: float, n_steps: int, alpha, v):
     """The late-phase flow as plain Euler steps of size ``h_t = dt‖W_t‖/‖∇L(W_t)‖`` (§4).
 
     ``h_t ∇L = dt‖W‖·G/‖G‖`` with ``G = ∇L_sum/L_sum`` taken in log space
-    (:func:`grad_over_loss`), so the step is exact where ``L`` underflows.  Returns
-    ``(W, log_time)``: the final weights and ``log Σ_t h_t``.
+    (:func:`grad_over_loss`), so the step is exact where ``L`` underflows.  The time of a
+    step is the arc length ``dt‖W_t‖`` over a speed ``‖∇L‖`` whose log is linear between the
+    step's two ends: ``dt‖W_t‖·(b − a)/(log b − log a)`` with ``a, b = 1/‖∇L‖`` at
+    ``W_t, W_{t+1}`` (§4).  Returns ``(W, log_time)``: the final weights and the log of the
+    summed time.
     """
     W, log_time, n = np.array(W0, dtype=float), -math.inf, len(X)
-    for _ in range(n_steps):
+
+    def log_slowness(W):  # log(1/‖∇L(W)‖), and the unit step direction
         rho = math.sqrt(float(np.sum(W * W)))
         log_lsum, G = grad_over_loss(W / rho, math.log(rho), X, y, alpha, v)
         gnorm = math.sqrt(float(np.sum(G * G)))
+        return rho, G, gnorm, -(log_lsum - math.log(n)) - (math.log(gnorm) if gnorm else 0.0)
+
+    rho, G, gnorm, slow = log_slowness(W)
+    for _ in range(n_steps):
         if gnorm == 0:
             break
         W = W - dt * rho * G / gnorm
-        log_h = math.log(dt) + math.log(rho) - (log_lsum - math.log(n)) - math.log(gnorm)
-        log_time = _logsumexp([log_time, log_h])
+        next_rho, next_G, next_gnorm, next_slow = log_slowness(W)
+        lo, hi = min(slow, next_slow), max(slow, next_slow)
+        gap = hi - lo  # log of the logarithmic mean of e^lo and e^hi
+        log_mean = hi + (math.log(-math.expm1(-gap) / gap) if gap > 0 else 0.0)
+        log_time = _logsumexp([log_time, math.log(dt) + math.log(rho) + log_mean])
+        rho, G, gnorm, slow = next_rho, next_G, next_gnorm, next_slow
     return W, log_time
 
 

@@ -20,7 +20,7 @@ import linteach as lt
 
 from ..engine.context import Context, verdict_of
 
-__all__ = ["DT", "RECORDS", "STEP_SCALE", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
+__all__ = ["DT", "RECORDS", "STEP_SCALE", "RUNS_PER_BATCH", "cases_per_batch", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
            "flow_pair", "one_run",
            "nar_entry", "late_entry", "drift", "cosine", "interior_beta", "par_pattern",
            "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop",
@@ -39,6 +39,16 @@ STEP_SCALE = {"quick": 0.6, "standard": 1.0, "thorough": 2.0}
 DRIFT_FRACTION = 0.25
 #: a neuron whose norm is below this fraction of ‖W‖ has no direction (it is 0 in the limit)
 DEGENERATE_NEURON = 1e-9
+#: runs advanced together in one array program (one ``ctx.map`` item): a flow step of a
+#: small run costs ~30× its arithmetic in interpreter overhead, and 256 runs per call cut
+#: that ~15× (``linteach.bench`` rows C); a constant of the checks, never of the executor, so
+#: a report does not depend on what ran it (each run's bits do not depend on its batch)
+RUNS_PER_BATCH = 256
+
+
+def cases_per_batch(runs_per_case: int) -> int:
+    """Cases per ``ctx.map`` item so that a batch holds :data:`RUNS_PER_BATCH` runs."""
+    return max(1, RUNS_PER_BATCH // runs_per_case)
 
 
 def steps(standard: int, budget: str) -> int:

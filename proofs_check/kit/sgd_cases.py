@@ -44,17 +44,14 @@ def theorem_teacher(X, y) -> np.ndarray:
     return w
 
 
-class SignFlippedUNet(lt.Net):
-    """Negative control: an SGD step whose u-neuron update has the wrong sign.
-
-    ``sgd`` calls ``net._backward`` for its update; flipping the u rows makes
-    ``u ← u + η v g σ'(u·x) y x``, a corrupted Eq. 3.  The forward pass is the true one.
-    """
-
-    def _backward(self, Z, X, coef):
-        G = super()._backward(Z, X, coef)
-        G[..., self.k:, :] *= -1.0
-        return G
+def flip_u_update(G: np.ndarray) -> np.ndarray:
+    """Negative control, passed to ``lt.sgd(..., grad=flip_u_update)``: the u rows' gradient
+    negated, so the update is ``u ← u + η v g σ'(u·x) y x`` (a corrupted Eq. 3) while the w
+    rows and the forward pass stay true."""
+    k = G.shape[-2] // 2
+    flipped = G.copy()
+    flipped[..., k:, :] *= -1.0
+    return flipped
 
 
 class Monitor:
@@ -140,7 +137,7 @@ class Monitor:
         """Largest and mean per-example loss at each of the epoch's n + 1 iterates, (R, n+1)."""
         out = np.empty((2,) + self.buf.shape[:2])
         for r in range(self.buf.shape[0]):  # one run at a time bounds the memory to n² · 2k
-            ell = _loss.ell(self.y * self.net._forward(self.buf[r], self.X)[0])
+            ell = _loss.ell(self.y * self.net.forward(self.buf[r], self.X))
             out[0, r], out[1, r] = ell.max(axis=-1), ell.mean(axis=-1)
         return out
 
@@ -164,13 +161,14 @@ class Monitor:
 
 
 def train_configuration(net, X, y, w_star, W0, *, eta, eps, max_epochs, rng, until="all",
-                        chunk=4):
+                        chunk=4, grad=None):
     """Train R runs (``W0 (R, 2k, d)``) on one dataset under a :class:`Monitor`.
 
     Stops at ``max_epochs``, or earlier once every run met every target ε (``until=
     "targets"``) and also finished its first mistake-free epoch (``until="all"``).  Returns
     ``(monitor, W_final, epochs)``.  The library's own ε0-mistake count for the first target
-    is cross-checked against the monitor's, epoch by epoch.
+    is cross-checked against the monitor's, epoch by epoch.  ``grad`` is passed to
+    ``lt.sgd`` (a negative control such as :func:`flip_u_update`).
     """
     mon = Monitor(net, X, y, w_star, eps, eta=eta, W0=W0)
 
@@ -181,7 +179,7 @@ def train_configuration(net, X, y, w_star, W0, *, eta, eps, max_epochs, rng, unt
     while epochs < max_epochs and not finished():
         step = min(chunk, max_epochs - epochs)
         run = lt.sgd(net, W, (X, y), eta=eta, n_epochs=step, rng=rng,
-                     eps0=float(mon.eps0[0]), callback=mon)
+                     eps0=float(mon.eps0[0]), callback=mon, grad=grad)
         lib = np.asarray(run.trace["mistakes"])[1:]                       # (step, R)
         ours = np.stack([m[:, 0] for m in mon.mistakes_log[-step:]])
         if not np.array_equal(lib, ours):

@@ -12,7 +12,7 @@ import linteach as lt
 from linteach.bounds import sgd_update_bound
 
 from ..engine.contract import Case, digest
-from .sgd_cases import SignFlippedUNet, theorem_teacher, train_configuration
+from .sgd_cases import flip_u_update, theorem_teacher, train_configuration
 
 __all__ = ["INVARIANTS", "CLAUSES", "EPOCH_SCALE", "FAMILIES", "SCALING_N", "SCALING_EPS",
            "CONTROL_FAMILIES", "draw_configuration", "run_sgd_case", "sgd_items",
@@ -100,15 +100,15 @@ def run_sgd_case(item: dict) -> dict:
         w_star = theorem_teacher(X, y)
     except lt.NotSeparableError as exc:
         return {"config": cfg, "assumption_not_met": f"not separable through the origin: {exc}"}
-    net = (SignFlippedUNet if item.get("corrupt") else lt.Net)(k=cfg["k"], alpha=cfg["alpha"],
-                                                                v=cfg["v"])
+    net = lt.Net(k=cfg["k"], alpha=cfg["alpha"], v=cfg["v"])
     d = X.shape[1]
     R0 = np.asarray(spec["R0"], dtype=np.float64)
     W0 = net.init(d, scale=1.0, rng=init_rng, batch=len(R0)) * (R0 / np.sqrt(d))[:, None, None]
     max_epochs = max(1, int(round(spec["epochs"] * item.get("epoch_scale", 1.0))))
     mon, W, epochs = train_configuration(net, X, y, w_star, W0, eta=cfg["eta"], eps=cfg["eps"],
                                          max_epochs=max_epochs, rng=order_rng,
-                                         until=spec["until"])
+                                         until=spec["until"],
+                                         grad=flip_u_update if item.get("corrupt") else None)
     R_0 = np.linalg.norm(W0, axis=-1).max(axis=-1)
     w_norm = float(np.linalg.norm(w_star))
     bounds = [[sgd_update_bound(len(y), e, R_x=mon.R_x, R_0=float(r0), alpha=cfg["alpha"],

@@ -95,3 +95,41 @@ def test_theorem_51_controls_fail(kwargs, families):
     ctx = fresh_context(thm5_1)
     thm5_1._run(ctx, families, count=3, **kwargs)
     assert verdict_of(ctx) == "FAIL"
+
+
+# -- the statement's constants, and evidence ----------------------------------------------------
+def test_the_check_evaluates_at_the_statement_band(monkeypatch):
+    """A point at (2 + 1e-9)·r‖x‖ is in the evaluated regime, one at (2 − 1e-9)·r‖x‖ is not."""
+    from proofs_check.engine.contract import Case
+    case = Case("random", 7)
+    _net, W = linear_regime.draw_net(case.rng, thm5_1.FAMILIES["random"])
+    rng = np.random.default_rng(0)
+    inside = band_points(W, 1, c=thm5_1.BAND * (1 + 1e-9), rng=rng)
+    outside = band_points(W, 1, c=thm5_1.BAND * (1 - 1e-9), rng=rng)
+    monkeypatch.setattr(thm5_1, "draw_points", lambda *a, **kw: np.concatenate([inside, outside]))
+    out = thm5_1._evaluate(case, "random", None, None)
+    assert thm5_1.BAND == 2.0 and out["c"] == 2.0
+    assert out["points"] == 2 and out["regime_points"] == 1
+    cert = out["certified"]
+    assert cert[thm5_1.CLAUSE]["status"] == "proved" and cert[thm5_1.CLAUSE]["band"] <= 2.0
+    assert cert[thm5_1.SHARP_CLAUSE]["band"] == pytest.approx(
+        lt.certify.sharp_constant(_net.k, _net.alpha) * (1 + thm5_1.STRICT), rel=1e-15)
+
+
+def test_thm51_is_proved_on_every_case_at_the_quick_budget():
+    result = passes("thm5.1")
+    assert result.worst_slack >= 0
+    for clause in (thm5_1.CLAUSE, thm5_1.SHARP_CLAUSE):
+        assert result.clauses[clause]["evaluated"] > 0
+    counts = result.measurements["certified_cases"]
+    for clause, c in counts.items():
+        assert c["witness"] == 0, clause
+        # the only cases left sampled: float-limited tight nets, many (k > 12: thorough)
+        assert all(r.startswith(("tight/", "many/")) for r in c["reasons"]), c["reasons"]
+
+
+def test_a_witness_makes_the_certified_clause_fail():
+    """The certified path can fail: the sharp clause at a band below c_k has exact witnesses."""
+    W, _ = lt.certify.extremal_net(3, 0.3, c=0.5 * lt.certify.sharp_constant(3, 0.3))
+    got = thm5_1._certify([W], 0.3, 0.5 * lt.certify.sharp_constant(3, 0.3), 3)
+    assert got[thm5_1.CLAUSE]["status"] == "witness" and got[thm5_1.CLAUSE]["slack"] < 0

@@ -1,7 +1,8 @@
-"""Plumbing shared by the trainers: ``Run`` and ``Trace``, input set-up, the trace schedule.
+"""What every trainer shares: the ``Run``/``Trace`` schema, input set-up, the trace schedule.
 
 The state of a run is a unit direction and ``log ‖W‖`` (``N`` is 1-homogeneous), so every
-recorded quantity stays finite past float64's range of ``‖W‖``.
+recorded quantity stays finite past float64's range of ``‖W‖``.  Used by
+``linteach.train``; not part of the public API beyond :class:`Run` and :class:`Trace`.
 """
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import numpy as np
 
 from . import loss as _loss
 from ._check import check_int, check_rng, check_W, check_X, check_y
+from ._kernels import frobenius
 from .data import Dataset
 from .network import Net
 
 #: ``Run.W`` is materialised only while every entry fits comfortably in float64.
-_MAX_LOG_NORM = 700.0
+MAX_LOG_NORM = 700.0
 
 
 @dataclass
@@ -40,11 +42,12 @@ class Trace:
 
 @dataclass
 class Run:
-    """A finished run.
+    """A finished run of any trainer (``sgd``, ``gd``, ``gradient_flow``).
 
     ``W`` holds the weights, scale included, whenever they fit in float64 (else ``None``);
     ``direction = W/‖W‖`` and ``log_norm = log ‖W‖`` are always set.  ``log_time`` is the
-    log of the continuous gradient-flow time reached (``None`` for SGD).
+    log of the continuous gradient-flow time reached (``None`` for SGD); for the normalized
+    flow its accuracy is stated in :func:`linteach.gradient_flow`.
     """
 
     W: np.ndarray | None
@@ -54,8 +57,8 @@ class Run:
     log_time: np.ndarray | None = None
 
 
-# -- shared plumbing ------------------------------------------------------------------------
-def _setup(net, W0, data):
+def setup(net, W0, data):
+    """Validated ``(W, X, y, batch)``: a fresh C-ordered ``W`` with the broadcast run axes."""
     if not isinstance(net, Net):
         raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
     if isinstance(data, Dataset):
@@ -78,36 +81,28 @@ def _setup(net, W0, data):
     return W, X, np.broadcast_to(y, batch + y.shape[-1:]), batch
 
 
-def _frobenius(A):
-    """``‖A‖`` over the last two axes, rounded the same for a run alone or inside a batch.
-
-    (``np.linalg.norm(A, axis=(-2, -1))`` is not: its reduction order depends on the
-    number of leading axes.)
-    """
-    flat = A.reshape(A.shape[:-2] + (-1,))
-    return np.sqrt(np.add.reduce(flat * flat, axis=-1))
-
-
-def _split(W):
+def split(W):
+    """``(W/‖W‖, log ‖W‖)`` per run; ``W = 0`` gives ``(0, −inf)``."""
     # scale by the largest entry first: a nonzero W of 1e-300 entries has a norm that
     # underflows when squared
     top = np.abs(W).max(axis=(-2, -1))
     top = np.where(top > 0, top, 1.0)
-    norm = top * _frobenius(W / top[..., None, None])
+    norm = top * frobenius(W / top[..., None, None])
     safe = np.where(norm > 0, norm, 1.0)
     with np.errstate(divide="ignore"):
         log_norm = np.where(norm > 0, np.log(safe), -np.inf)
     return W / safe[..., None, None], log_norm
 
 
-def _finish(direction, log_norm, rows, log_time=None):
-    fits = np.all(log_norm < _MAX_LOG_NORM)
+def finish(direction, log_norm, rows, log_time=None) -> Run:
+    """The :class:`Run` of a finished trainer from its state and trace rows."""
+    fits = np.all(log_norm < MAX_LOG_NORM)
     W = direction * np.exp(np.where(np.isfinite(log_norm), log_norm, -np.inf))[..., None, None] \
         if fits else None
     return Run(W, Trace.from_rows(rows), direction, log_norm, log_time)
 
 
-def _schedule(n_steps: int, record) -> np.ndarray:
+def schedule(n_steps: int, record) -> np.ndarray:
     """Steps (0 = the initial state) at which the trace records."""
     if record == "all":
         return np.arange(n_steps + 1)
@@ -118,14 +113,13 @@ def _schedule(n_steps: int, record) -> np.ndarray:
     return np.unique(np.concatenate([[0], steps[steps <= n_steps], [n_steps]]))
 
 
-def _output(net, W, X, work):
-    """``N_W(X)``: the fused forward in the step buffer ``work`` when the net is stock."""
-    return net._fused_forward(W, X, work)[0] if net._fused_ok else net._forward(W, X)[0]
+def flow_row(q_hat, terms, log_norm, step, log_time) -> dict:
+    """One trace row of ``gd``/``gradient_flow``, valid past float64's ``‖W‖``.
 
-
-def _row(state, log_norm, step, log_time):
-    """The flow's recorded quantities from ``Net._flow_state``, valid past float64's ‖W‖."""
-    q_hat, (lead, rest, _), _ = state
+    ``q_hat`` are the direction's margins and ``terms = loss.scaled_loss_terms(q_hat,
+    log_norm)``.
+    """
+    lead, rest, _ = terms
     log_lsum = _loss.log_sum_loss_scaled(lead, rest, log_norm)
     with np.errstate(over="ignore"):  # min margin is honestly +inf once ‖W‖ leaves float64
         min_margin = q_hat.min(axis=-1) * np.exp(log_norm)
@@ -140,22 +134,16 @@ def _row(state, log_norm, step, log_time):
             "log_norm": np.array(log_norm, dtype=float)}
 
 
-def _workspace(net, W, X):
-    """The ``(..., n, 2k)`` buffer the fused kernels reuse every step (``None`` if unfused)."""
-    return np.empty(W.shape[:-2] + (X.shape[-2], W.shape[-2])) if net._fused_ok else None
-
-
-
-def _generators(rng, R: int, batch: tuple) -> list:
-    """One permutation stream per run: ``rng`` itself for a single run, ``rng.spawn(R)`` for
-    ``R`` runs, or a sequence of ``R`` generators given by the caller (so cases drawn from
-    their own seeds can share a batch and still replay alone)."""
-    if isinstance(rng, np.random.Generator):
-        return rng.spawn(R) if batch else [rng]
-    if isinstance(rng, (list, tuple)) and rng:
-        gens = [check_rng(g) for g in rng]
-        if len(gens) != R:
-            raise ValueError(f"`rng` must be one Generator or {R} of them (one per run), "
-                             f"got {len(gens)}")
-        return gens
-    return [check_rng(rng)]  # raises the standard message
+def generators(rng, R: int, batch: tuple) -> list:
+    """One permutation stream per run: for a single run the generator of ``rng`` (a
+    Generator itself, or ``default_rng(seed)``), for ``R`` runs its ``spawn(R)``; or a
+    sequence of ``R`` Generators given by the caller (so cases drawn from their own seeds
+    can share a batch and still replay alone)."""
+    if isinstance(rng, (list, tuple)) and rng and all(
+            isinstance(g, np.random.Generator) for g in rng):
+        if len(rng) != R:
+            raise ValueError(f"`rng` must be one Generator (or seed) or {R} Generators (one "
+                             f"per run), got {len(rng)}")
+        return list(rng)
+    gen = check_rng(rng)
+    return gen.spawn(R) if batch else [gen]

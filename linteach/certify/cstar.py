@@ -1,0 +1,196 @@
+"""A net's own sharp constant ``c*(W)``: an exact witness below, a certificate above.
+
+``c*(W) = sup{c : some x with |D| ≥ c·r‖x‖ has sign N ≠ sign D}``.  The lower end is the
+band ratio ``|D|/(r‖x‖)`` of an exact witness, found by sampling and then improved by a
+local search over activation patterns (in a fixed pattern the largest ratio is a convex QP:
+``min ‖x‖²`` s.t. ``D = 1``, the pattern's signs and its linear ``N ≤ 0``; SLSQP, then
+adjacent patterns).  The upper end is a :func:`linteach.certify.decide` certificate at
+``lo·(1 + rtol)``; a witness there raises ``lo`` and the step repeats, and plain bisection
+takes over when the witnesses stop improving.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+
+from .._check import check_int, check_real
+from .exact import ExactNet
+from .inputs import check_net
+from .search import Undecided
+from .sharp import sharp_constant
+
+__all__ = ["CStar", "c_star"]
+
+#: random directions sampled per side for the first witnesses
+DIRECTIONS = 2000
+#: pattern-QP rounds of the local search
+HOPS = 8
+
+
+@dataclass(frozen=True)
+class CStar:
+    """``lo ≤ c*(W) ≤ hi``: ``witness`` is exact at band ``lo``; ``certificate`` at ``hi``."""
+
+    lo: float
+    hi: float
+    witness: np.ndarray | None
+    certificate: dict | None
+    notes: tuple = ()
+    decides: int = 0
+
+
+def _sigma_slopes(Z, alpha):
+    return np.where(Z > 0, 1.0, alpha)
+
+
+def _f(W, alpha, X):
+    k = W.shape[0] // 2
+    Z = X @ W.T
+    S = _sigma_slopes(Z, alpha) * Z
+    return S[..., :k].sum(-1) - S[..., k:].sum(-1)
+
+
+def _ratio(W, x, r):
+    k = W.shape[0] // 2
+    g = W[:k].mean(0) - W[k:].mean(0)
+    return abs(float(g @ x)) / (r * float(np.linalg.norm(x)))
+
+
+def _sample(W, alpha, r, rng, n, top):
+    """Random points at band ratios ``|D|/(r‖x‖)`` uniform in ``(0, top)``; the disagreeing
+    ones, largest ratio first (the violations of a tightly clustered net sit in a thin
+    wedge around D = 0 that uniform directions would almost never hit)."""
+    k, d = W.shape[0] // 2, W.shape[1]
+    g = W[:k].mean(0) - W[k:].mean(0)
+    gn = float(np.linalg.norm(g))
+    Y = rng.standard_normal((n, d))
+    Y -= np.outer(Y @ g / (g @ g), g)
+    norms = np.linalg.norm(Y, axis=1, keepdims=True)
+    keep = norms[:, 0] > 0
+    Y, norms = Y[keep], norms[keep]
+    cos = np.minimum(rng.uniform(0.0, top, len(Y)) * r / gn, 1.0)
+    side = np.where(rng.random(len(Y)) < 0.5, -1.0, 1.0)
+    X = Y / norms * np.sqrt(1 - cos**2)[:, None] + (side * cos)[:, None] * (g / gn)
+    D, f = X @ g, _f(W, alpha, X)
+    bad = np.sign(f) != np.sign(D)
+    ratio = np.abs(D) / (r * np.linalg.norm(X, axis=1))
+    order = np.argsort(-np.where(bad, ratio, -1.0))
+    return [X[i] for i in order[:4] if bad[i]]
+
+
+def _pattern_qp(W, alpha, x, signs):
+    """``min ‖y‖²`` s.t. ``D(y) = D(x)``, ``N_P(y) ≤ 0`` on D's side, pattern ``signs``."""
+    k = W.shape[0] // 2
+    g = W[:k].mean(0) - W[k:].mean(0)
+    s = np.sign(g @ x)
+    slopes = np.where(signs > 0, 1.0, alpha)
+    a = (slopes[:k, None] * W[:k]).sum(0) - (slopes[k:, None] * W[k:]).sum(0)
+    target = float(g @ x)
+    cons = [{"type": "eq", "fun": lambda y: np.array([g @ y - target]), "jac": lambda y: g[None]},
+            {"type": "ineq", "fun": lambda y: np.array([-s * (a @ y)]),
+             "jac": lambda y: -s * a[None]},
+            {"type": "ineq", "fun": lambda y: signs * (W @ y), "jac": lambda y: signs[:, None] * W}]
+    res = minimize(lambda y: y @ y, x, jac=lambda y: 2 * y, constraints=cons, method="SLSQP",
+                   options={"maxiter": 200, "ftol": 1e-15})
+    return res.x if np.all(np.isfinite(res.x)) else x
+
+
+def _exact_best(W, alpha, r, start, cand, exact):
+    """The best exact witness among ``cand`` nudged towards ``start`` (which disagrees)."""
+    best = None
+    for t in (0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2, 1.0):
+        y = cand + t * (start - cand)
+        rt = _ratio(W, y, r)
+        if exact.witness(y, rt * (1 - 1e-12))["disagree"]:
+            if exact.witness(y, rt * (1 - 1e-12))["in_band"]:
+                best = (rt * (1 - 1e-12), y)
+                break
+    return best
+
+
+def _local(W, alpha, r, x, exact):
+    """Local search from the disagreeing ``x``: pattern QPs, hopping across active kinks."""
+    best = (_ratio(W, x, r) * (1 - 1e-12), x) if exact.witness(x, 0.0)["disagree"] else None
+    cur = x
+    for _ in range(HOPS):
+        Z = W @ cur
+        signs = np.where(Z >= 0, 1.0, -1.0)
+        tries = [signs]
+        scale = np.abs(W).sum(1) * np.abs(cur).max()
+        for j in np.flatnonzero(np.abs(Z) <= 1e-7 * scale):
+            flip = signs.copy()
+            flip[j] = -flip[j]
+            tries.append(flip)
+        improved = None
+        for sg in tries:
+            y = _pattern_qp(W, alpha, cur, sg)
+            got = _exact_best(W, alpha, r, cur, y, exact)
+            if got and (best is None or got[0] > best[0] * (1 + 1e-13)):
+                best, improved = got, y
+        if improved is None:
+            break
+        cur = improved
+    return best
+
+
+def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
+           rounds: int = 12) -> CStar:
+    """The net's sharp constant bracketed to ``hi − lo ≤ rtol·hi`` (needs r > 0, α > 0).
+
+    ``lo`` is the exact band ratio of ``witness`` (0 if none was found); ``hi`` carries a
+    certificate (re-check it with :func:`linteach.certify.recheck` at ``c = hi``).  If the
+    certificate at ``c_k(α)(1 + 1e-9)`` fails the sharp constant is contradicted: a note says
+    so and the search continues.  :class:`Undecided` at some step ends the search with the
+    bracket reached so far and a note.
+    """
+    from . import decide
+
+    Ws, alpha, _, _ = check_net(W, alpha, 1.0)
+    rtol = check_real("rtol", rtol, gt=0.0, lt=1.0)
+    rounds = check_int("rounds", rounds, ge=1)
+    if alpha == 0:
+        raise ValueError("`alpha` must be > 0 for c_star: with ReLU a zero region can violate "
+                         "every band")
+    exact = ExactNet(Ws, alpha)
+    if exact.r2 == 0:
+        raise ValueError("`W` has r = 0: the band is every x, so no constant c plays a role "
+                         "(use decide)")
+    rng = np.random.default_rng(rng)
+    r = float(np.sqrt(float(exact.r2)))
+    k = Ws.shape[0] // 2
+    top = float(np.sqrt(float(exact.G) / float(exact.r2)))
+    lo, witness, notes, count = 0.0, None, [], 0
+    ck = sharp_constant(k, alpha)
+    for x in _sample(Ws, alpha, r, rng, DIRECTIONS, 1.2 * ck):
+        got = _local(Ws, alpha, r, x, exact)
+        if got and got[0] > lo:
+            lo, witness = got
+    hi, cert = None, None
+    target = lo * (1 + rtol) if lo > 0 else ck * (1 + 1e-9)
+    for _ in range(rounds):
+        target = min(target, top * (1 + 1e-12))
+        count += 1
+        try:
+            got = decide(Ws, alpha=alpha, c=target, rng=rng, max_nodes=max_nodes)
+        except Undecided as exc:
+            notes.append(f"undecided at c = {target!r}: {exc}")
+            break
+        if got.holds:
+            hi, cert = target, got.certificate
+        else:
+            if target > ck * (1 + 1e-10):
+                notes.append(f"witness at c = {target!r} > c_k(α) = {ck!r}: contradicts the "
+                             "sharp constant")
+            polished = _local(Ws, alpha, r, got.witness, exact)
+            ratio = max(got.witness_info["ratio"] * (1 - 1e-12), target)
+            lo, witness = polished if polished and polished[0] > ratio else (ratio, got.witness)
+        if hi is not None and hi - lo <= rtol * hi:
+            break
+        # above every witness so far: step just past the best one; once a certificate
+        # exists with no witness close below it, bisect
+        target = lo * (1 + rtol) if hi is None else 0.5 * (lo + hi)
+    if hi is None and not notes:
+        notes.append(f"no certificate within {rounds} rounds")
+    return CStar(lo, hi if hi is not None else float("nan"), witness, cert, tuple(notes), count)

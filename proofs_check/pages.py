@@ -1,0 +1,182 @@
+"""Reviewer pages ``docs/claims/<id>.md``: a hand-written part and a part generated from data.
+
+Everything between :data:`BEGIN` and :data:`END` in a page is generated from the report
+(``claims.json``) by :func:`generated_section` — verdict, evidence, counts, every clause's
+worst slack, unit, distribution and worst case, the negative control, measurements, notes,
+content hash — so no number on a page can drift from the data.  Everything outside the
+markers is the hand-written part (statement, what is checked, why the control is a control,
+proof sketches) and is kept as it is.  A page without markers gets the section appended.
+
+Each claim with recorded slack distributions also gets ``<id>.slacks.png`` beside its page
+(needs matplotlib; the page's text does not depend on whether it is installed).
+
+Regenerate: ``python -m proofs_check --from docs/claims.json --pages docs/claims``;
+:func:`stale_pages` is what the test uses to fail on a stale section.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import report
+from .engine.io import atomic_write
+
+__all__ = ["BEGIN", "END", "generated_section", "render_page", "stale_pages", "update_pages",
+           "plot_slacks", "plot_name"]
+
+BEGIN = "<!-- generated:begin -->"
+END = "<!-- generated:end -->"
+_HOWTO = ("<!-- Generated from docs/claims.json by `python -m proofs_check --from "
+          "docs/claims.json --pages docs/claims`; edits between the markers are overwritten. -->")
+
+
+def plot_name(claim_id: str) -> str:
+    return f"{claim_id}.slacks.png"
+
+
+def _has_distribution(claim: dict) -> bool:
+    return any(w.get("distribution", {}).get("quantiles") for w in claim["clauses"].values())
+
+
+def _f(x, digits=4):
+    if isinstance(x, (bool, int)):
+        return str(x)
+    v = report.number(x)
+    return "—" if v is None else f"{v:.{digits}g}"
+
+
+def _rounded(value):
+    """``value`` with floats at 4 significant digits (for reading; the JSON keeps all)."""
+    if isinstance(value, float):
+        return float(f"{value:.4g}") if abs(value) != float("inf") and value == value else value
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
+def generated_section(doc: dict, claim: dict) -> str:
+    """The generated part of ``claim``'s page (Markdown, without the markers)."""
+    cid, counts = claim["id"], claim.get("counts", {})
+    lines = [_HOWTO, "", f"## Results (generated: budget `{doc['budget']}`, seed "
+                         f"`{doc['seed']}`)", ""]
+    lines.append(f"- **Verdict: {claim['verdict']}**; evidence strength: "
+                 f"{claim.get('evidence') or '—'}.")
+    few = report.fewest_evaluations(claim)
+    if claim["verdict"] == "PASS" and few is not None and few < report.FEW_WITNESSES:
+        lines.append(f"- ⚠ This PASS rests on few witnesses: its least-evaluated clause was "
+                     f"evaluated {few} time(s) (fewer than {report.FEW_WITNESSES}).")
+    families = ", ".join(f"`{f}` {n}" for f, n in (claim.get("families") or {}).items())
+    lines.append(f"- Cases tried: {claim['cases']}" + (f" ({families})" if families else "")
+                 + f"; evaluated: {_f(counts.get('evaluated'))}; inconclusive: "
+                   f"{_f(counts.get('inconclusive_cases'))}; hypothesis not met: "
+                   f"{_f(counts.get('assumption_not_met_cases'))} (cases; one case can be in "
+                   f"several of these). Declarations: {_f(counts.get('inconclusive'))} "
+                   f"inconclusive, {_f(counts.get('assumption_not_met'))} not met.")
+    nc = claim.get("negative_control")
+    if nc:
+        detail = {k: v for k, v in nc.items() if k not in ("caught", "description")}
+        lines.append(f"- Negative control {'caught' if nc['caught'] else '**NOT caught**'}: "
+                     f"{nc['description']} — `{json.dumps(report.strict(_rounded(detail)))}`.")
+    sha = doc["manifest"]["claims"].get(cid, {}).get("ledger_sha256")
+    if sha:
+        lines.append(f"- Content hashes: {len(claim['ledger'])} cases in the ledger, "
+                     f"SHA-256 `{sha[:16]}`.")
+    if claim.get("reproduce"):
+        lines.append(f"- Reproduce the worst case: `{claim['reproduce']}`")
+    if claim["clauses"]:
+        lines += ["", "| clause | worst slack | unit | 5% | median | 95% | evaluated | "
+                      "violations | evidence | worst case |", "|---" * 10 + "|"]
+        for name, w in claim["clauses"].items():
+            q = dict((lv, v) for lv, v in w.get("distribution", {}).get("quantiles", []))
+            lines.append(f"| `{name}` | {_f(w['worst_slack'])} | {w.get('slack_unit') or '—'} | "
+                         f"{_f(q.get(0.05))} | {_f(q.get(0.5))} | {_f(q.get(0.95))} | "
+                         f"{w['evaluated']} | {_f(w.get('violations'))} | "
+                         f"{w.get('evidence') or '—'} | `{w['family']}` seed {w['seed']} |")
+    if claim.get("measurements"):
+        lines += ["", "Measured (4 significant digits; all of them in claims.json):", ""]
+        for k, v in claim["measurements"].items():
+            shown = _f(v) if report.number(v) is not None else f"`{json.dumps(report.strict(_rounded(v)))}`"
+            lines.append(f"- `{k}`: {shown}")
+    if claim.get("notes"):
+        lines += ["", "Notes from the check:", ""] + [f"- {n}" for n in claim["notes"]]
+    if claim.get("error"):
+        lines += ["", "```", claim["error"], "```"]
+    if _has_distribution(claim):
+        lines += ["", f"![Distribution of each clause's slack over its evaluations]"
+                      f"({plot_name(cid)})"]
+    return "\n".join(lines)
+
+
+def render_page(text: str, section: str) -> str:
+    """``text`` with its generated part replaced by ``section`` (appended if it has none)."""
+    block = f"{BEGIN}\n{section}\n{END}"
+    if BEGIN in text and END in text.split(BEGIN, 1)[1]:
+        head, rest = text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        return head + block + tail
+    return text.rstrip("\n") + "\n\n" + block + "\n"
+
+
+def _page(directory: Path, cid: str) -> Path:
+    return directory / f"{cid}.md"
+
+
+def stale_pages(doc: dict, directory) -> list:
+    """Ids of claims whose page in ``directory`` is missing or whose generated part is stale."""
+    directory = Path(directory)
+    stale = []
+    for claim in doc["claims"]:
+        path = _page(directory, claim["id"])
+        if not path.exists():
+            stale.append(claim["id"])
+            continue
+        text = path.read_text()
+        if render_page(text, generated_section(doc, claim)) != text:
+            stale.append(claim["id"])
+    return stale
+
+
+def update_pages(doc: dict, directory) -> list:
+    """Rewrite the generated part (and the slack plot) of every claim's page; what was done."""
+    directory = Path(directory)
+    done = []
+    for claim in doc["claims"]:
+        path = _page(directory, claim["id"])
+        text = path.read_text() if path.exists() else f"# `{claim['id']}`\n"
+        new = render_page(text, generated_section(doc, claim))
+        if new != text:
+            atomic_write(path, new)
+            done.append(f"updated {path}")
+        if _has_distribution(claim):
+            done.append(plot_slacks(claim, directory / plot_name(claim["id"])))
+    return done
+
+
+def plot_slacks(claim: dict, path) -> str:
+    """The quantile plot of each clause's slack distribution, as a PNG (needs matplotlib)."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        return f"skipped {path}: matplotlib is not installed"
+    fig = Figure(figsize=(6.4, 3.6), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    for name, w in claim["clauses"].items():
+        pts = [(lv, report.number(v)) for lv, v in w.get("distribution", {}).get("quantiles", [])]
+        pts = [(lv, v) for lv, v in pts if v is not None and abs(v) != float("inf")]
+        if pts:
+            unit = f" [{w['slack_unit']}]" if w.get("slack_unit") else ""
+            ax.plot([v for _, v in pts], [lv for lv, _ in pts], marker="o", markersize=3,
+                    drawstyle="steps-post", label=f"{name}{unit}")
+    ax.axvline(0.0, color="0.3", linestyle="--", linewidth=1, label="slack 0 (clause fails left)")
+    ax.set_xscale("symlog", linthresh=1e-12)
+    ax.set_xlabel("slack (≥ 0: the clause held)")
+    ax.set_ylabel("fraction of evaluations ≤ slack")
+    ax.set_title(f"{claim['id']}: slack distribution over evaluations")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, format="png", metadata={"Software": None})
+    return f"wrote {path}"

@@ -1,0 +1,91 @@
+"""Cases per second per worker of each claim check, with its batching and with the old one.
+
+``python -m proofs_check.throughput --claims thm6.1,eq6 --budget standard`` runs each claim's
+whole check in this process (one worker: ``ctx.map`` runs its items here, in order), once
+with the batch size the check fixes (``CHUNK``) and once with the grouping the check used
+before cases were trained together (:data:`OLD_CHUNK`), alternating which goes first, and
+prints JSON: per claim and grouping the cases drawn, the seconds, cases/s, and whether the two
+reports' verdicts, slacks and ledgers agree (they must: a run's bits do not depend on its
+batch).  ``linteach.bench`` (rows C) runs it in a subprocess, so the library never imports
+the checks.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from threadpoolctl import threadpool_limits
+
+from .engine import registry
+from .engine.runner import run_one
+
+#: cases per ``ctx.map`` item before issue 16 (each check's ``CHUNK`` then); ``None``: the
+#: check's grouping did not change
+OLD_CHUNK = {"thm6.1": 6, "thm6.2": 3, "eq6": 4, "appJ": 3}
+
+
+def _loader(chunk):
+    def load(claim_id):
+        module = registry.load(claim_id)
+        if module is not None and chunk is not None:
+            module.CHUNK = chunk
+        return module
+    return load
+
+
+def _fingerprint(result) -> dict:
+    """The report entry of ``result`` without its timing (what must not depend on batching)."""
+    doc = result.to_dict()
+    doc.pop("seconds")
+    return doc
+
+
+def measure(claim_id: str, *, budget: str, seed: int = 0, cases=None, old: bool = True) -> dict:
+    """One claim: cases/s of its check now and (if its grouping changed) with the old one."""
+    module = registry.load(claim_id)
+    if module is None:
+        return {"claim": claim_id, "missing": True}
+    now_chunk = getattr(module, "CHUNK", None)
+    old_chunk = OLD_CHUNK.get(claim_id) if old else None
+    modes = {"now": now_chunk}
+    if old_chunk is not None and old_chunk != now_chunk:
+        modes["old"] = old_chunk
+    order = list(modes) if sum(map(ord, claim_id)) % 2 else list(modes)[::-1]
+    out, prints = {"claim": claim_id, "budget": budget, "chunk": modes}, {}
+    with threadpool_limits(1):  # as a worker process runs
+        for mode in order:
+            start = time.perf_counter()
+            result = run_one(claim_id, seed=seed, budget=budget, cases=cases,
+                             load=_loader(modes[mode]))
+            seconds = time.perf_counter() - start
+            drawn = sum(result.families.values()) if result.families else result.cases
+            out[mode] = {"cases": drawn, "seconds": seconds, "cases_per_s": drawn / seconds,
+                         "verdict": result.verdict}
+            prints[mode] = _fingerprint(result)
+    module.CHUNK = now_chunk
+    if "old" in prints:
+        out["same_report"] = prints["old"] == prints["now"]
+        out["speedup"] = out["now"]["cases_per_s"] / out["old"]["cases_per_s"]
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m proofs_check.throughput",
+                                description=__doc__.split("\n")[0])
+    p.add_argument("--claims", required=True, help="comma-separated claim ids")
+    p.add_argument("--budget", default="standard", choices=("quick", "standard", "thorough"))
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--cases", type=int, default=None, help="cases per family (override)")
+    p.add_argument("--no-old", action="store_true", help="skip the old grouping")
+    args = p.parse_args(argv)
+    rows = [measure(c, budget=args.budget, seed=args.seed, cases=args.cases,
+                    old=not args.no_old) for c in args.claims.split(",") if c]
+    json.dump(rows, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""Claim ``min2024`` (proofs_check/claims/min2024.py): the per-step increment bound, PAR entry
+and the flipped-label control."""
+import numpy as np
+import pytest
+
+from proofs_check.claims import min2024
+from proofs_check.engine.contract import Case
+from proofs_check.kit import followup
+from claim_support import passes
+
+
+def test_min2024_passes_and_catches_its_control():
+    result = passes("min2024")
+    assert result.verdict == "PASS"
+    assert set(result.clauses) == set(min2024.CLAUSES)
+
+
+@pytest.mark.parametrize("angle", [0.1, 0.35, 0.7])
+def test_mu_separated_data_reach_the_stated_mu(angle):
+    X, y = followup.mu_separated(np.random.default_rng(3), 30, 4, angle=angle)
+    assert followup.mu_of(X, y) >= np.cos(2 * angle) - 1e-12
+
+
+def test_flipped_label_breaks_the_increment_bound_and_mu():
+    spec = dict(min2024.CONTROL["flipped"])
+    res = min2024.run_family(([Case("flipped", 5)], spec))[0]
+    assert res["mu"] < 0 and res["increment"] < 0
+    ok = min2024.run_family(([Case("ok", 5)], dict(spec, flip=False)))[0]
+    assert ok["mu"] > 0 and ok["increment"] >= 0 and ok["margins"] >= 0
+    assert np.all(ok["t_par"] <= ok["t_bound"])
+
+
+def test_increment_slack_is_evaluated_at_the_derived_bound():
+    import linteach as lt
+
+    net = lt.Net(**min2024.NET)
+    X, y = followup.mu_separated(np.random.default_rng(1), 6, 3, angle=0.3)
+    mu, norms = followup.mu_of(X, y), np.linalg.norm(X, axis=-1)
+    g_min = np.full((3, 1), 0.5)
+    step = min2024.ETA * net.v * net.alpha * mu * norms.mean() * norms * 0.5  # the bound
+    for factor, holds in ((1.0, True), (1.5, True), (0.99, False)):
+        P = np.cumsum(np.broadcast_to(factor * step, (3, 1, 2 * net.k, 6)), axis=0)
+        assert (min2024.increment_slack(P, X, y, g_min, net, mu) >= 0) == holds
