@@ -137,6 +137,7 @@ mutate: $(STAMP)
 	@$(PIP_INSTALL) -q -e '.[$(EXTRAS),mutate]'
 	@echo "[mutate] running the mutants of $(if $(MUTATE),$(MUTATE),every target)"
 	$(BIN)/python tools/mutate.py run $(MUTATE)
+	$(BIN)/python tools/mutate.py recheck $(MUTATE)
 	$(BIN)/python tools/mutate.py report
 
 ## the generated sections (and slack plots) of docs/claims/<id>.md from docs/claims.json

@@ -186,3 +186,44 @@ def test_evidence_counts_count_every_evaluation():
     ctx.audit("q", 1.0, 1.0, CASE, rtol=0.0, evidence="probed")
     assert ctx.worst["a"].evidence == {"observed": 3}
     assert ctx.worst["engine_agrees"].evidence == {"probed": 1}
+
+
+@pytest.mark.parametrize("engine, reference", [([1.0, 1.0], [1.0]), ([1.0], [1.0, 1.0])])
+def test_audit_shapes_must_match_even_when_the_values_broadcast_equal(engine, reference):
+    ctx = _ctx()
+    assert ctx.audit("q", engine, reference, CASE, rtol=0.1) < 0
+    assert ctx.worst["engine_agrees"].slack < 0 and verdict_of(ctx) == "FAIL"
+
+
+def test_audit_of_empty_arrays_agrees_with_slack_one():
+    assert _ctx().audit("q", [], [], CASE, rtol=0.0) == 1.0
+
+
+def test_engine_problem_names_the_first_disagreement_and_its_element_values():
+    ctx = _ctx()
+    ctx.audit("first quantity", [0.5, 0.25], [0.5, 0.75], CASE, rtol=1e-12)
+    ctx.audit("second quantity", 9.0, 1.0, CASE, rtol=1e-12)
+    msg = engine_problem(ctx)
+    assert "first quantity" in msg and "second quantity" not in msg
+    assert "engine 0.25, reference 0.75" in msg
+
+
+def test_an_equal_later_slack_keeps_the_first_worst_case():
+    ctx = _ctx()
+    ctx.record("a", 0.5, Case("x", 1))
+    ctx.record("a", 0.5, Case("y", 2))
+    assert (ctx.worst["a"].family, ctx.worst["a"].seed) == ("x", 1)
+
+
+def test_an_empty_slack_records_nothing():
+    ctx = _ctx()
+    ctx.record("a", [], CASE)
+    assert "a" not in ctx.worst and CASE not in ctx.recorded
+
+
+def test_record_and_negative_control_knobs_are_keyword_only():
+    ctx = _ctx()
+    with pytest.raises(TypeError):
+        ctx.record("a", 1.0, CASE, "observed")
+    with pytest.raises(TypeError):
+        ctx.negative_control(True, "d", 3)

@@ -22,9 +22,10 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Claim, Clause, digest
+from ..engine.contract import ENGINE, Case, Claim, Clause, digest
 from ..engine.context import Context, verdict_of
 from ..kit import followup
+from ..kit.audit import audit_cases
 from ..kit.flow import span
 from ..kit.geometry import unit_rows
 
@@ -50,7 +51,7 @@ CLAIM = Claim(
     clauses=(Clause("increment_bound", "min over steps, neurons, points of Δ(±y_j w·x_j) / "
                                        "(η v α μ ‖x_j‖ m̄ ḡ_t) − 1 + INCREMENT_TOL"),
              Clause("margins_increase", "min over steps and points of Δq_i / max |Δq|"),
-             Clause("par_entry_within_bound", "1 − T_PAR / T_bound")))
+             Clause("par_entry_within_bound", "1 − T_PAR / T_bound"), ENGINE))
 
 ETA = 0.01
 N_STEPS = 300
@@ -158,6 +159,7 @@ def _run(ctx: Context, families: dict) -> list:
 
 def check(ctx: Context) -> None:
     results = _run(ctx, FAMILIES)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     done = [r for _f, r in results if np.isfinite(r["t_par"]).all()]
     if done:
         # Min et al.'s scale log n/√μ against ours, in units of R_0/(v m̄) (our time scale)
@@ -187,3 +189,16 @@ def check(ctx: Context) -> None:
                          "on every case", controls=sub,
                          violations={c: w.violations for c, w in sub.worst.items()},
                          evaluations={c: w.evaluated for c, w in sub.worst.items()})
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data and inits as :func:`run_family` draws them, and its GD step."""
+    spec = FAMILIES.get(case.family)
+    if spec is None:
+        return None
+    data_rng, init_rng = case.rng.spawn(2)
+    X, y = _data(data_rng, spec)
+    net = lt.Net(**NET)
+    return {"net": net, "W": net.init(spec["d"], scale=INIT_SCALE, rng=init_rng, batch=RUNS),
+            "X": X, "y": y, "flow": {"dt": 0.01, "euler_dt": ETA}}

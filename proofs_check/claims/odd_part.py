@@ -22,9 +22,10 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Claim, Clause, digest
+from ..engine.contract import ENGINE, Case, Claim, Clause, digest
 from ..engine.context import Context, verdict_of
 from ..kit import followup
+from ..kit.audit import audit_cases
 from ..kit.flow import span
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "ROUNDING_TOL", "MARGIN_TOL", "NETS", "check",
@@ -51,7 +52,8 @@ CLAIM = Claim(
              Clause("identity_exact", "+1 if both sides are equal as rationals, −1 if not",
                     evidence="proved"),
              Clause("antipodal_margin_bound",
-                    "1 − γ̄(W) / (v(1+α)√(k/2) γ_SVM) + MARGIN_TOL on antipodal data")))
+                    "1 − γ̄(W) / (v(1+α)√(k/2) γ_SVM) + MARGIN_TOL on antipodal data"),
+             ENGINE))
 
 #: floating-point residual allowed, relative to the summed absolute terms (unit roundoff is
 #: 1.1e-16; a dot product of d terms and a sum of 2k neurons round at ~(d + 2k)·1e-16)
@@ -248,6 +250,7 @@ def _run(ctx: Context, families: dict, variant) -> list:
 
 def check(ctx: Context) -> None:
     results = _run(ctx, FAMILIES, None)
+    audit_cases(ctx, ctx.drawn, audit_subject)
     anti = [r for f, r in results if f == "antipodal"]
     if anti:
         ctx.measure("antipodal", {
@@ -271,3 +274,12 @@ def check(ctx: Context) -> None:
                          evaluations={v: {c: w.evaluated for c, w in sub.worst.items()}
                                       for v, sub in subs.items()})
 
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """A ``random`` case's nets and points, drawn as :func:`_random_net` draws them."""
+    if case.family != "random":
+        return None
+    net, W, X = _random_net(case.rng, False)
+    return {"net": net, "W": W, "X": X}
