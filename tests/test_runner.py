@@ -46,7 +46,7 @@ def test_a_raising_check_is_an_error_and_the_others_still_run():
     assert err.error.startswith("ValueError: planted failure in the batch starting at Case(")
     assert "selftest.py" in err.error and "in train_batch" in err.error
     # the reproduce line reruns the claim, not a case that did not crash
-    assert err.reproduce.startswith("python -m proofs_check --only self.error --seed ")
+    assert err.reproduce.startswith(".venv/bin/proofs_check --only self.error --seed ")
     assert ok.verdict == "PASS" and ok.ok
 
 
@@ -65,7 +65,7 @@ def test_cli_exit_status_and_traceback_summary_for_an_error(tmp_path, capsys):
 def test_a_fail_prints_its_reproduce_command(tmp_path, capsys):
     assert main(["--selftest", "--only", "self.fail", "--workers", "0", "--budget", "quick",
                  "--no-checkpoint"]) == 1
-    assert "self.fail: FAIL; reproduce: python -m proofs_check --replay self.fail --family " \
+    assert "self.fail: FAIL; reproduce: .venv/bin/proofs_check --replay self.fail --family " \
         "small --seed " in capsys.readouterr().out
 
 

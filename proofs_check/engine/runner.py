@@ -59,11 +59,11 @@ def _result(claim, ctx: Context, verdict: str, seconds: float, error) -> CheckRe
     worst = min(ctx.worst.values(), key=lambda w: w.slack, default=None)
     reproduce = None
     if verdict == "ERROR":  # the crash need not belong to the worst case: rerun the claim
-        reproduce = (f"python -m proofs_check --only {claim.id} --seed {ctx.seed} "
+        reproduce = (f".venv/bin/proofs_check --only {claim.id} --seed {ctx.seed} "
                      f"--budget {ctx.budget} --workers 0"
                      + ("" if ctx.cases_override is None else f" --cases {ctx.cases_override}"))
     elif worst is not None:
-        reproduce = (f"python -m proofs_check --replay {claim.id} --family {worst.family} "
+        reproduce = (f".venv/bin/proofs_check --replay {claim.id} --family {worst.family} "
                      f"--seed {worst.seed}")
     return CheckResult(
         id=claim.id, statement=claim.statement, reference=claim.reference, verdict=verdict,
