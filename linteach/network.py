@@ -33,6 +33,8 @@ _NO_LABELS = object()
 #: most weights ``Net.init`` draws in one call (2**31 float64 = 16 GiB: beyond that a typo in
 #: ``k`` or ``batch`` would exhaust memory instead of raising)
 MAX_INIT_ENTRIES = 2**31
+#: widest net (2**24 neurons per type: its second layer alone is 256 MiB)
+MAX_WIDTH = 2**24
 _OVERFLOW = "`W` and `X` are finite but the network's output overflows float64"
 
 
@@ -63,7 +65,7 @@ class Net:
     v: float = 1.0
 
     def __post_init__(self):
-        object.__setattr__(self, "k", check_int("k", self.k, ge=1))
+        object.__setattr__(self, "k", check_int("k", self.k, ge=1, le=MAX_WIDTH))
         object.__setattr__(self, "alpha", check_alpha(self.alpha))
         object.__setattr__(self, "v", check_real("v", self.v, gt=0.0))
         a = np.repeat([self.v, -self.v], self.k)  # read thousands of times: built once

@@ -326,6 +326,11 @@ def cli() -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     if code == 130:
+        # what was to be said is said (the resume line last): the exit handlers may still
+        # print a stray "Exception ignored ... Bad file descriptor" while waking the pool
+        # the interruption terminated, so they write to /dev/null from here on
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+
         def force_exit():
             time.sleep(EXIT_GRACE)
             os._exit(code)

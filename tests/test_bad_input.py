@@ -106,9 +106,11 @@ def test_not_separable_error_is_a_value_error():
     assert issubclass(lt.NotSeparableError, ValueError)
 
 
-def test_an_init_too_large_for_memory_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"`k`, `d` and `batch` ask for 4000000000 weights"):
-        lt.Net(k=10**9).init(2, scale=1.0, rng=0)
+def test_a_net_or_init_too_large_for_memory_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"`k` must be <= 16777216, got 1000000000"):
+        lt.Net(k=10**9)
+    with pytest.raises(ValueError, match=r"`k`, `d` and `batch` ask for 4294967296 weights"):
+        lt.Net(k=2**20).init(2**10, scale=1.0, rng=0, batch=2)
 
 
 def test_run_and_trace_reprs_are_one_line():

@@ -218,7 +218,7 @@ def test_ctrl_c_keeps_the_previous_report_and_says_what_finished(tmp_path):
     assert "interrupted: no report written" in err
     assert "finished: self.sgd PASS" in err
     assert "unfinished: self.slow (" in err and "batches checkpointed)" in err
-    assert "--resume" in err.splitlines()[-1]
+    assert "--resume" in err.splitlines()[-1], err
 
 
 # -- replay --------------------------------------------------------------------------------
