@@ -16,7 +16,7 @@ PIP_INSTALL := $(PIP) install --progress-bar off
 help:
 	@echo "make venv           create .venv and install linteach[$(EXTRAS)] (about 3 min)"
 	@echo "make shell          a shell with .venv's linteach and proofs_check on PATH"
-	@echo "make test           the fast test suite (1.5-4 min)"
+	@echo "make test           the fast test suite (about 70 s)"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the thorough and slow tests"
 	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
@@ -49,8 +49,8 @@ shell: $(STAMP)
 
 ## fast, deterministic suite (hypothesis profile "dev"); slow tests run in `make verify`
 test: $(STAMP)
-	@echo "[test] pytest, hypothesis profile dev, slow tests left out (1.5-4 min on 2 cores)"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow"
+	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 70 s on 2 idle cores)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow" -n 2
 
 test-slow: $(STAMP)
 	@echo "[test-slow] every test marked slow, the fresh-venv packaging checks included"
@@ -72,7 +72,7 @@ verify: $(STAMP)
 	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough (1-3 min)"
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS)
 	@echo "[verify 4/4] the slow tests (the fresh-venv packaging checks are make check-dist)"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "slow and not fresh_venv"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "slow and not fresh_venv" -n 2
 
 ## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md
 update-claims: $(STAMP)
