@@ -166,3 +166,39 @@ def test_a_truncated_report_is_refused(base, tmp_path, capsys):
     assert "truncated" in capsys.readouterr().err
     assert main(["--compare", str(good), str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def _other_kernel(doc):
+    other = copy.deepcopy(doc)
+    other["manifest"]["platform"]["blas"][0]["architecture"] = "ANOTHER_KERNEL"
+    return other
+
+
+def test_across_blas_kernels_rounding_differences_do_not_fail(base):
+    other = _other_kernel(base)
+    clause = next(iter(other["claims"][0]["clauses"].values()))
+    clause["worst_slack"] += 1e-6  # far past RTOL: a reordered sum amplified by a run
+    other["claims"][0]["ledger"] = {"moved": {"W": "0" * 16}}
+    other["manifest"]["claims"][other["claims"][0]["id"]]["ledger_sha256"] = \
+        report.ledger_hash(other["claims"][0]["ledger"])
+    out = diff(base, other)
+    assert out.reproduced, out.differences
+    assert any("worst_slack" in r for r in out.rounding)
+    assert any("content hashes differ" in r for r in out.rounding)
+    assert diff(base, _edit_same_kernel(base)).differences  # the same edit, same kernel: fails
+
+
+def _edit_same_kernel(doc):
+    other = copy.deepcopy(doc)
+    next(iter(other["claims"][0]["clauses"].values()))["worst_slack"] += 1e-6
+    return other
+
+
+@pytest.mark.parametrize("field, value", [("verdict", "FAIL"), ("evidence", "proved"),
+                                          ("negative_control_caught", False), ("cases", 999)])
+def test_across_blas_kernels_what_the_evidence_says_must_agree(base, field, value):
+    other = _other_kernel(base)
+    other["claims"][0][field] = value
+    out = diff(base, other)
+    assert not out.reproduced
+    assert any(f".{field}:" in d for d in out.differences)
