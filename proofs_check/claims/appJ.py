@@ -16,7 +16,7 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import ENGINE, Case, Claim, digest
+from ..engine.contract import ENGINE, Case, Claim
 from ..engine.context import Context
 from ..kit import flow
 from ..kit.audit import audit_cases
@@ -102,9 +102,8 @@ def run_cases(item) -> list:
         a4 = convex.assumption4_lp(unit_rows(Xc), yc)
         eq8 = convex.solve_eq8(Xc, yc, net.alpha)
         runs = [_analyse(net, Xc, yc, a4, eq8, pair, i * per + r) for r in range(per)]
-        results.append({"runs": runs, "a4_holds": a4.holds, "digests": {
-            "data": digest(Xc), "W0": digest(W0),
-            "W": digest(pair["main"]["directions"][-1, i * per:(i + 1) * per])}})
+        results.append({"runs": runs, "a4_holds": a4.holds,
+                        "digests": flow.case_digests(Xc, W0, pair, i, per)})
     return results
 
 

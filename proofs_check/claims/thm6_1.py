@@ -22,7 +22,7 @@ from ..kit import flow
 from ..kit.audit import audit_cases
 from ..kit.nar import (COS_TOL, DRIFT_TOL, RADIUS_TOL, classify, left_pattern, radius_slack,
                        record_run)
-from ..engine.contract import ENGINE, Case, Claim, digest
+from ..engine.contract import ENGINE, Case, Claim
 from ..engine.context import Context
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "limit_slack",
@@ -212,9 +212,7 @@ def run_cases(item) -> list:
         for r in range(per):  # the control's wrong pattern: on the first evaluated run only
             control = not any(run.get("wrong") is not None for run in runs)
             runs.append(_analyse(net, Xc, yc, pair, i * per + r, scales[r], control))
-        results.append({"runs": runs, "digests": {
-            "data": digest(Xc), "W0": digest(W0),
-            "W": digest(pair["main"]["directions"][-1, i * per:(i + 1) * per])}})
+        results.append({"runs": runs, "digests": flow.case_digests(Xc, W0, pair, i, per)})
     return results
 
 

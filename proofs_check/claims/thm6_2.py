@@ -17,7 +17,7 @@ import linteach as lt
 
 from ..kit import flow
 from ..kit.audit import audit_cases
-from ..engine.contract import ENGINE, Case, Claim, digest
+from ..engine.contract import ENGINE, Case, Claim
 from ..engine.context import Context
 from ..kit.nar import COS_TOL, classify, left_pattern, radius_slack, record_run
 
@@ -175,9 +175,7 @@ def run_cases(item) -> list:
         X_test = _test_points(case, spec, Xc.shape[1])
         runs = [_analyse(net, Xc, yc, a4, eq8, wrong, X_test, pair, i * per + r,
                          INIT_SCALES[r]) for r in range(per)]
-        results.append({"runs": runs, "digests": {
-            "data": digest(Xc), "W0": digest(W0),
-            "W": digest(pair["main"]["directions"][-1, i * per:(i + 1) * per])}})
+        results.append({"runs": runs, "digests": flow.case_digests(Xc, W0, pair, i, per)})
     return results
 
 

@@ -19,12 +19,13 @@ import numpy as np
 import linteach as lt
 
 from ..engine.context import Context, verdict_of
+from ..engine.contract import digest
 
 __all__ = ["DT", "RECORDS", "STEP_SCALE", "RUNS_PER_BATCH", "cases_per_batch", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
            "flow_pair", "one_run",
            "nar_entry", "late_entry", "drift", "cosine", "interior_beta", "par_pattern",
            "limit_summary", "lifted", "make_data", "gamma_rate", "largest_drop",
-           "run_families", "family_runs", "stack_runs", "span", "control_context",
+           "run_families", "family_runs", "stack_runs", "span", "control_context", "case_digests",
            "all_violated"]
 
 #: relative turn per step of the main run (0.01 reaches the dt-floor of the direction in
@@ -295,3 +296,11 @@ def largest_drop(gamma, valid) -> np.ndarray:
     entered = np.maximum.accumulate(valid, axis=0)
     left = (entered & ~valid).any(axis=0)
     return np.where(left, np.inf, drop.max(axis=0))
+
+
+def case_digests(X, W0, pair: dict, i: int, per: int) -> dict:
+    """Content hashes of case ``i`` of a batch: its data, its inits and its final directions
+    (runs ``i·per … (i+1)·per − 1`` of :func:`flow_pair`'s main run)."""
+    return {"data": digest(X), "W0": digest(W0),
+            "W": digest(pair["main"]["directions"][-1, i * per:(i + 1) * per])}
+
