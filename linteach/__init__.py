@@ -19,8 +19,8 @@ __version__ = "0.1.0"
 
 def __getattr__(name):
     # submodules with heavy imports (cvxpy, matplotlib) load on first use only
-    if name in {"assumption4", "bounds", "convex", "figures", "kkt", "separable", "strategies",
-                "testing"}:
+    if name in {"assumption4", "bounds", "convex", "figures", "generators", "kkt", "separable",
+                "strategies", "testing"}:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

@@ -8,7 +8,7 @@ import pytest
 
 from linteach.certify import (CertificateError, Undecided, c_star, decide, extremal_net,
                               recheck, sharp_constant)
-from linteach.strategies import clustered_weights
+from linteach.generators import clustered_weights
 
 ALPHAS = (0.05, 0.3, 0.7, 0.95)
 #: relative offset from the sharp constant of the pinned decisions

@@ -107,7 +107,7 @@ from proofs_check.kit import audit_ref  # noqa: E402
 
 @pytest.fixture
 def net_points(rng):
-    W = lt.strategies.clustered_weights(3, 4, r=0.2, gap=1.5, center_norm=1.0, rng=rng)
+    W = lt.generators.clustered_weights(3, 4, r=0.2, gap=1.5, center_norm=1.0, rng=rng)
     return W, rng.standard_normal((30, 4))
 
 
@@ -131,7 +131,7 @@ def test_linear_regime_rejects_a_negative_c(net_points):
 
 
 def test_linear_regime_on_stacked_data_equals_each_run_alone(rng):
-    W = np.stack([lt.strategies.clustered_weights(2, 3, r=0.3, gap=1.0, center_norm=0.5,
+    W = np.stack([lt.generators.clustered_weights(2, 3, r=0.3, gap=1.0, center_norm=0.5,
                                                   rng=rng) for _ in range(2)])
     X = rng.standard_normal((2, 25, 3)) * np.array([1e-3, 1.0, 1e3])  # columns of 3 scales
     stacked = lt.linear_regime(W, X)

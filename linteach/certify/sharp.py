@@ -84,7 +84,7 @@ def adversarial_search(k, alpha, *, d: int = 2, restarts: int = 2, evals: int = 
             seen["best"], seen["W"] = ratio, W.copy()
         return -ratio
 
-    from ..strategies import clustered_weights
+    from ..generators import clustered_weights
 
     per = []
     for _ in range(restarts):  # random clustered nets (r/‖w̄ − ū‖ ~ 0.4): c*(W) > 0 there

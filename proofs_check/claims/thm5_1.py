@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 import linteach as lt
-from linteach.strategies import band_points
+from linteach.generators import band_points
 
 from linteach.certify import sharp_constant as width_sharp
 

@@ -76,10 +76,12 @@ def versions() -> dict:
 
     out = {"python": sys.version.split()[0], "numpy": numpy.__version__,
            "scipy": scipy.__version__, "platform": platform.platform()}
+    from importlib import metadata
+
     for name in ("cvxpy", "clarabel", "hypothesis", "threadpoolctl"):
-        try:
-            out[name] = __import__(name).__version__
-        except Exception:  # optional at report time
+        try:  # the installed distribution's version, without importing it
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # optional at report time
             out[name] = None
     import linteach
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 import linteach as lt
-from linteach.strategies import clustered_weights
+from linteach.generators import clustered_weights
 
 from .signs import sign_agreement
 
