@@ -63,7 +63,7 @@ def lifted_points(rng: np.random.Generator, W, counts=POINTS) -> np.ndarray:
     for n, c in ((n_edge, 2.0), (n_in, 2.0 * (1 + linear_regime.EDGE_OFFSET)),
                  (n_out, 2.0 * (1 - linear_regime.EDGE_OFFSET))):
         try:
-            P = lt.strategies.band_points(W, 2 * n, c=c, rng=rng)
+            P = lt.generators.band_points(W, 2 * n, c=c, rng=rng)
         except ValueError:  # the band edge has no direction (c·r > ‖w̄ − ū‖)
             continue
         P = P[P[:, -1] > 1e-9 * np.linalg.norm(P, axis=-1)][:n]

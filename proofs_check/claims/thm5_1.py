@@ -1,8 +1,8 @@
 """Theorem 5.1 (``thm5.1``): outside the band ``|(w̄ − ū)·x| < 2r‖x‖`` the net is linear in sign.
 
-Cases are random nets with a controlled cluster radius (:func:`linteach.strategies.
+Cases are random nets with a controlled cluster radius (:func:`linteach.generators.
 clustered_weights`) and points drawn uniformly, on the band edge, just inside and just
-outside it (:func:`linteach.strategies.band_points`), plus the extremal construction of
+outside it (:func:`linteach.generators.band_points`), plus the extremal construction of
 docs/math.md §5.  Signs are decided exactly (:mod:`proofs_check.kit.signs`).
 
 Each case is then decided exactly (:mod:`proofs_check.kit.certified`): certified at the
