@@ -108,7 +108,7 @@ def _evaluate(case: Case, alpha) -> dict:
     out["witness_signs"] = s.tolist()
     # Theorem 5.1 violated: the largest |cos∠(x, w − u)| among violating points (−1: none)
     Y = np.concatenate([X, rng.standard_normal((100, len(w)))])
-    info = sign_agreement(net, W, Y, c=0.0)
+    info = sign_agreement(net, W, Y, c=BAND)
     bad = ~info["agree"]
     cosines = np.abs(info["D"]) / (np.linalg.norm(w - u) * np.linalg.norm(Y, axis=1))
     out["thm51_violated"] = float(cosines[bad].max()) if bad.any() else -1.0

@@ -45,6 +45,8 @@ CLAIM = Claim(
             "ReLU (α = 0) lifted nets must FAIL the sign agreement",
     clauses=CLAUSES + (ENGINE,))
 
+#: Theorem 5.1's band constant, which the lifted nets are held to (docs/math.md §5)
+BAND = 2.0
 #: per-family counts of the thm4.1 part (each case trains 4 inits with an SGD audit)
 SGD_FAMILIES = {"small-n": 3, "large-init": 1}
 #: offset of the data from the origin before lifting (separable only with a bias, mostly)
@@ -60,8 +62,8 @@ def lifted_points(rng: np.random.Generator, W, counts=POINTS) -> np.ndarray:
     n_uni, n_edge, n_in, n_out = counts
     d = W.shape[-1] - 1
     X = [lt.augment_bias(rng.standard_normal((n_uni, d)) * rng.uniform(0.1, 5.0, (n_uni, 1)))]
-    for n, c in ((n_edge, 2.0), (n_in, 2.0 * (1 + linear_regime.EDGE_OFFSET)),
-                 (n_out, 2.0 * (1 - linear_regime.EDGE_OFFSET))):
+    for n, c in ((n_edge, BAND), (n_in, BAND * (1 + linear_regime.EDGE_OFFSET)),
+                 (n_out, BAND * (1 - linear_regime.EDGE_OFFSET))):
         try:
             P = lt.generators.band_points(W, 2 * n, c=c, rng=rng)
         except ValueError:  # the band edge has no direction (c·r > ‖w̄ − ū‖)
@@ -78,7 +80,7 @@ def _thm51_case(case: Case, alpha):
     spec = dict(linear_regime.NET_SPEC, d=(3, 11))  # W has d + 1 columns, x has d ≥ 2
     net, W = linear_regime.draw_net(rng, spec, alpha=alpha)
     X = lifted_points(rng, W)
-    slack, info = linear_regime.theorem51_slacks(net, W, X)
+    slack, info = linear_regime.theorem51_slacks(net, W, X, c=BAND)
     return {"slack": slack, "alpha": net.alpha, "k": net.k, "d": W.shape[-1] - 1,
             "regime_points": int(info["in_regime"].sum()), "points": len(X),
             "bias_gap": float(abs(np.subtract(*lt.neuron_means(W))[-1]))}
