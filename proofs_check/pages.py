@@ -22,7 +22,7 @@ from . import report
 from .engine.io import atomic_write
 
 __all__ = ["BEGIN", "END", "generated_section", "render_page", "stale_pages", "update_pages",
-           "plot_slacks", "plot_name"]
+           "plot_slacks", "plot_name", "measured_lines"]
 
 BEGIN = "<!-- generated:begin -->"
 END = "<!-- generated:end -->"
@@ -54,6 +54,47 @@ def _rounded(value):
     if isinstance(value, list):
         return [_rounded(v) for v in value]
     return value
+
+
+#: dicts of scalars with more entries than this are printed on one line, and lists of
+#: strings longer than this are counted, not printed
+_INLINE = 6
+
+
+def _scalar(value) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def _shown(value) -> str:
+    """A scalar, or a list of scalars, for reading (floats at 4 significant digits)."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "—"
+    if isinstance(value, list) and all(_scalar(v) for v in value):
+        if len(value) > _INLINE and any(isinstance(v, str) for v in value):
+            return f"{len(value)} entries (listed in claims.json)"
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if report.number(value) is not None:
+        return _f(value)
+    return f"`{json.dumps(report.strict(_rounded(value)))}`"
+
+
+def measured_lines(name: str, value, depth: int = 0) -> list:
+    """One measured entry as a (nested) Markdown bullet list: ``name: value`` for a scalar or
+    a list of scalars, a line per key for a dict (one line for a dict of many scalars), the
+    JSON text for anything else; generic, so any claim's measurements render the same way."""
+    pad = "  " * depth
+    if isinstance(value, dict) and value:
+        if len(value) > _INLINE and all(_scalar(v) for v in value.values()):
+            return [f"{pad}- `{name}`: " + "; ".join(f"{k} = {_shown(v)}"
+                                                      for k, v in value.items())]
+        if depth < 3:
+            out = [f"{pad}- `{name}`:"]
+            for k, v in value.items():
+                out += measured_lines(str(k), v, depth + 1)
+            return out
+    return [f"{pad}- `{name}`: {_shown(value)}"]
 
 
 def generated_section(doc: dict, claim: dict) -> str:
@@ -95,10 +136,10 @@ def generated_section(doc: dict, claim: dict) -> str:
                          f"{w['evaluated']} | {_f(w.get('violations'))} | "
                          f"{w.get('evidence') or '—'} | `{w['family']}` seed {w['seed']} |")
     if claim.get("measurements"):
-        lines += ["", "Measured (4 significant digits; all of them in claims.json):", ""]
+        lines += ["", "Measured (4 significant digits, every entry in full in claims.json; "
+                      "the claim module defines what each one is):", ""]
         for k, v in claim["measurements"].items():
-            shown = _f(v) if report.number(v) is not None else f"`{json.dumps(report.strict(_rounded(v)))}`"
-            lines.append(f"- `{k}`: {shown}")
+            lines += measured_lines(k, v)
     if claim.get("notes"):
         lines += ["", "Notes from the check:", ""] + [f"- {n}" for n in claim["notes"]]
     if claim.get("error"):
