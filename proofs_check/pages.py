@@ -131,7 +131,8 @@ def generated_section(doc: dict, claim: dict) -> str:
                       "violations | evidence | worst case |", "|---" * 10 + "|"]
         for name, w in claim["clauses"].items():
             q = dict((lv, v) for lv, v in w.get("distribution", {}).get("quantiles", []))
-            lines.append(f"| `{name}` | {_f(w['worst_slack'])} | {w.get('slack_unit') or '—'} | "
+            unit = report.unit_cell(w.get("slack_unit"))
+            lines.append(f"| `{name}` | {_f(w['worst_slack'])} | {unit} | "
                          f"{_f(q.get(0.05))} | {_f(q.get(0.5))} | {_f(q.get(0.95))} | "
                          f"{w['evaluated']} | {_f(w.get('violations'))} | "
                          f"{w.get('evidence') or '—'} | `{w['family']}` seed {w['seed']} |")

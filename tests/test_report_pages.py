@@ -190,3 +190,13 @@ def test_measurements_render_as_readable_nested_lists():
     assert lines[5:] == ["  - `reasons`: 9 entries (listed in claims.json)",
                          '  - `pins`: `[{"k": 2}]`', "  - `flag`: —"]
     assert pages.measured_lines("x", 1.23456e-7) == ["- `x`: 1.235e-07"]
+
+
+def test_a_unit_with_a_bar_stays_in_its_table_cell(doc):
+    other = json.loads(json.dumps(doc))
+    claim = next(c for c in other["claims"] if c["id"] == "self.sgd")
+    for w in claim["clauses"].values():
+        w["slack_unit"] = "fraction of |γ̄|"
+    for text in (pages.generated_section(other, claim), report.to_markdown(other)):
+        rows = [line for line in text.splitlines() if "fraction of" in line]
+        assert rows and all("fraction of \\|γ̄\\|" in line for line in rows)
