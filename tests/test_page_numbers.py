@@ -101,3 +101,11 @@ def test_hand_written_part_has_no_run_derived_numbers(claim_id):
     assert not found, (f"docs/claims/{claim_id}.md quotes numbers that look run-derived in its "
                        f"hand-written part (line: token): {found}; let them come from the "
                        "generated section, or name the check's constant")
+
+
+@pytest.mark.parametrize("claim_id", list(registry.CHECKS))
+def test_files_a_page_names_exist(claim_id):
+    text = (PAGES / f"{claim_id}.md").read_text()
+    named = set(re.findall(r"(?<![\w/])((?:proofs_check|linteach|tests)/[\w/]+\.py)", text))
+    missing = sorted(p for p in named if not (ROOT / p).exists())
+    assert not missing, f"docs/claims/{claim_id}.md names files that do not exist: {missing}"
