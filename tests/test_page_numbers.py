@@ -24,7 +24,6 @@ EXEMPT = {"thm5.1"}
 
 #: numbers allowed on every page although no source states them, each with its reason
 ALLOWED = {
-    "0.0": "zero written with a decimal point",
     "0.278": "max_q q/(1 + e^q), a property of the logistic loss (thm4.1's G² looseness)",
 }
 
