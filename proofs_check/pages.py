@@ -119,7 +119,9 @@ def generated_section(doc: dict, claim: dict) -> str:
     if nc:
         detail = {k: v for k, v in nc.items() if k not in ("caught", "description")}
         lines.append(f"- Negative control {'caught' if nc['caught'] else '**NOT caught**'}: "
-                     f"{nc['description']} — `{json.dumps(report.strict(_rounded(detail)))}`.")
+                     f"{nc['description']}" + ("; what it recorded:" if detail else "."))
+        for k, v in detail.items():
+            lines += measured_lines(k, v, 1)
     sha = doc["manifest"]["claims"].get(cid, {}).get("ledger_sha256")
     if sha:
         lines.append(f"- Content hashes: {len(claim['ledger'])} cases in the ledger, "
