@@ -6,6 +6,9 @@ worst slack, unit, distribution and worst case, the negative control, measuremen
 content hash — so no number on a page can drift from the data.  Everything outside the
 markers is the hand-written part (statement, what is checked, why the control is a control,
 proof sketches) and is kept as it is.  A page without markers gets the section appended.
+The hand-written part quotes no number from a run: it names a measured entry (rendered by
+:func:`measured_lines`, the same for every claim) and the reader finds the value below;
+``tests/test_page_numbers.py`` enforces that.
 
 Each claim with recorded slack distributions also gets ``<id>.slacks.png`` beside its page
 (needs matplotlib; the page's text does not depend on whether it is installed).
