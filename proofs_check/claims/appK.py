@@ -22,13 +22,15 @@ import linteach as lt
 from ..kit import linear_regime, sgd_configs
 from ..kit.audit import audit_cases
 from ..kit.thm4_report import measure_looseness, record_sgd_result
-from ..engine.contract import ENGINE, Case, Claim
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "check", "lifted_points", "evaluate_thm51"]
 
 THM51 = "thm5.1_sign_agreement_lifted"
 CLAUSES = sgd_configs.CLAUSES + (THM51,)
+#: what each clause's slack measures (the report's "slack unit")
+SLACK_UNITS = dict(sgd_configs.SLACK_UNITS, **{THM51: "fraction of v·k·|(w̄ − ū)·(x, 1)|"})
 CLAIM = Claim(
     id="appK",
     statement="with a first-layer bias (inputs lifted to (x, 1)), Theorem 4.1 holds with the "
@@ -43,7 +45,7 @@ CLAIM = Claim(
           "thm5.1's random family in d + 1 dims with 200 lifted points each",
     control="u-update sign flipped in SGD on lifted data must FAIL the per-step invariants; "
             "ReLU (α = 0) lifted nets must FAIL the sign agreement",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
 #: Theorem 5.1's band constant, which the lifted nets are held to (docs/math.md §5)
 BAND = 2.0

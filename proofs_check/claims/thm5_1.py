@@ -65,9 +65,10 @@ CLAIM = Claim(
             "must show violations on the extremal construction",
     clauses=(Clause(CLAUSE, "s·N/(v·k·|D|) on the band |D| ≥ 2r‖x‖: min over the sampled "
                     "points and the certificate's exact lower bound (< 0: a disagreement)",
-                    evidence="proved"),
+                    evidence="proved", slack_unit="fraction of v·k·|(w̄ − ū)·x|"),
              Clause(SHARP_CLAUSE, "the same at |D| ≥ c_k(α)(1 + 1e-9)·r‖x‖, c_k the sharp "
-                    "constant of the net's width k", evidence="proved"),
+                    "constant of the net's width k", evidence="proved",
+                    slack_unit="fraction of v·k·|(w̄ − ū)·x|"),
              ENGINE))
 
 #: shrink factor of the second negative control (strictly below the sharp constant)
