@@ -38,8 +38,7 @@ def test_largest_drop_is_infinite_when_the_late_phase_is_left():
 
 
 @pytest.mark.parametrize("steps", [150, 200])
-def test_gamma_rate_matches_finite_differences_of_the_smoothed_margin(steps):
-    rng = np.random.default_rng(3)
+def test_gamma_rate_matches_finite_differences_of_the_smoothed_margin(steps, rng):
     ds = lt.make_symmetric_gaussians(20, 3, rng=rng)
     net = lt.Net(k=3, alpha=0.3)
     W = lt.gradient_flow(net, net.init(3, scale=1.0, rng=rng), ds, dt=0.01, n_steps=steps,
@@ -66,8 +65,7 @@ def test_interior_beta_is_zero_for_a_vanishing_neuron():
     assert _flow.interior_beta(W, X) > 0.9
 
 
-def test_flow_pair_companion_takes_twice_the_steps_at_half_the_turn():
-    rng = np.random.default_rng(0)
+def test_flow_pair_companion_takes_twice_the_steps_at_half_the_turn(rng):
     ds = lt.make_symmetric_gaussians(8, 2, rng=rng)
     net = lt.Net(k=2, alpha=0.3)
     W0 = net.init(2, scale=0.1, rng=rng, batch=2)
