@@ -139,8 +139,8 @@ def test_undecided_is_said_not_guessed():
 
 
 # -- data handed over, reprs, rng ----------------------------------------------------------------
-def test_dataset_repr_is_one_short_line():
-    ds = lt.make_separable(500, 20, margin=0.1, rng=0)
+def test_dataset_repr_is_one_short_line(rng):
+    ds = lt.make_separable(500, 20, margin=0.1, rng=rng)
     text = repr(ds)
     assert "\n" not in text and len(text) < 120 and "n=500" in text and "d=20" in text
     assert len(repr(lt.agreement(np.ones((2, 20)), ds.X) or "")) < 120
