@@ -4,10 +4,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import linteach as lt
+from tolerances import EXACT_BOUND_SLACK, IDENTITY, ORACLE
 
 seeds = st.integers(0, 2**32 - 1)
 #: margins are built exactly; the products y⟨w*, x⟩ may round one ulp below 1
-ROUND = 1e-12
+ROUND = EXACT_BOUND_SLACK
 
 
 @given(seed=seeds, n=st.integers(1, 60), d=st.integers(1, 8), margin=st.floats(0.01, 0.9),
@@ -18,7 +19,7 @@ def test_make_separable_margin_and_radius(seed, n, d, margin, radius):
     assert ds.X.shape == (n, d) and ds.y.shape == (n,)
     assert np.all(ds.y * (ds.X @ ds.w_star) >= 1 - ROUND)
     assert np.all(np.linalg.norm(ds.X, axis=1) <= radius * (1 + ROUND))
-    np.testing.assert_allclose(np.linalg.norm(ds.w_star), 1 / margin, rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(ds.w_star), 1 / margin, rtol=IDENTITY)
 
 
 @given(seed=seeds)
@@ -79,8 +80,8 @@ def test_max_margin_teacher_is_the_tightest_teacher(rng):
     ds = lt.make_separable(40, 3, margin=0.2, rng=rng)
     w = lt.max_margin_teacher(ds.X, ds.y)
     margins = ds.y * (ds.X @ w)
-    assert margins.min() == pytest.approx(1.0, abs=1e-6)  # active constraints
-    assert np.linalg.norm(w) <= np.linalg.norm(ds.w_star) * (1 + 1e-6)  # no larger than any
+    assert margins.min() == pytest.approx(1.0, abs=ORACLE)  # active constraints
+    assert np.linalg.norm(w) <= np.linalg.norm(ds.w_star) * (1 + ORACLE)  # no larger than any
 
 
 def test_max_margin_teacher_rejects_non_separable():
@@ -94,7 +95,7 @@ def test_load_digit_pair_offline_and_separable(rng_seed):
     assert train.d == 64 and test.d == 64
     assert abs(test.n / (train.n + test.n) - 0.25) < 0.01
     assert np.linalg.norm(train.X, axis=1).max() == pytest.approx(1.0)
-    np.testing.assert_allclose(train.X.mean(axis=0), 0.0, atol=1e-12)  # centred by train mean
-    assert np.all(train.y * (train.X @ train.w_star) >= 1 - 1e-6)
+    np.testing.assert_allclose(train.X.mean(axis=0), 0.0, atol=IDENTITY)  # centred by train mean
+    assert np.all(train.y * (train.X @ train.w_star) >= 1 - ORACLE)
     a, _ = lt.load_digit_pair(0, 1, test_fraction=0.25, rng=np.random.default_rng(rng_seed))
     np.testing.assert_array_equal(a.X, train.X)

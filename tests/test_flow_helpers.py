@@ -4,6 +4,7 @@ import pytest
 
 import linteach as lt
 from proofs_check.kit import flow as _flow
+from tolerances import FINITE_DIFFERENCE, IDENTITY
 
 
 def _run_with(sides_w, sides_u, beta):
@@ -51,10 +52,10 @@ def test_gamma_rate_matches_finite_differences_of_the_smoothed_margin(steps, rng
     fd = (lt.smoothed_margin(net, W - eps * G, ds.X, ds.y)
           - lt.smoothed_margin(net, W + eps * G, ds.X, ds.y)) / (2 * eps)
     predicted = np.exp(rate["log_lsum"]) / (ds.n * rho) * rate["grad_norm2"] * rate["s"]
-    np.testing.assert_allclose(predicted, fd, rtol=1e-3)
+    np.testing.assert_allclose(predicted, fd, rtol=FINITE_DIFFERENCE)
     assert rate["s"] > 0
     np.testing.assert_allclose(rate["gamma_tilde"], lt.smoothed_margin(net, W, ds.X, ds.y),
-                               rtol=1e-12)
+                               rtol=IDENTITY)
 
 
 def test_interior_beta_is_zero_for_a_vanishing_neuron():

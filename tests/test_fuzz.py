@@ -19,6 +19,8 @@ import linteach as lt
 from linteach import convex
 from _fuzz_support import (solver_examples, arrays, call, counts, finite, hostile, junk,
                            numbers, problems, replace_one, scalars)
+from tolerances import (HOSTILE_ROUNDING, IDENTITY, ORACLE, ORACLE_FLOOR, SUBNORMAL_FLOOR,
+                        ULPS_FLOOR)
 
 #: the valid ``rng`` of the knob dictionaries below: an integer seed, not a generator, so
 #: every hypothesis example builds a fresh generator (a shared ``Generator`` would make each
@@ -89,7 +91,7 @@ def test_generators_on_hostile_knobs(make, data):
         # the teacher certifies separability: y_i <w*, x_i> >= 1 (up to rounding), checked
         # with X scaled to entries <= 1 so the check itself cannot overflow
         top = np.abs(ds.X).max()
-        assert np.all(ds.y * ((ds.X / top) @ ds.w_star) >= (1 - 1e-9) / top)
+        assert np.all(ds.y * ((ds.X / top) @ ds.w_star) >= (1 - HOSTILE_ROUNDING) / top)
 
 
 @given(hostile, hostile)
@@ -162,13 +164,13 @@ def test_duplicates_and_points_at_the_origin(rng):
     (L, G), exc = call(net.loss_and_grad, W0, X, y)
     assert exc is None and L == pytest.approx(np.log(2))
     # at W = 0 every neuron has slope alpha: G = -(alpha v/2n) sum_i y_i x_i (+w, -u rows)
-    np.testing.assert_allclose(G[0], -0.3 * 0.5 * (y @ X) / len(y), atol=1e-15)
+    np.testing.assert_allclose(G[0], -0.3 * 0.5 * (y @ X) / len(y), atol=ULPS_FLOOR)
     run, exc = call(lt.sgd, net, W0, (X, y), eta=0.5, n_epochs=3, rng=rng)
     assert exc is None
     finite(run.W)
     w, exc = call(lt.max_margin_teacher, np.vstack([ds.X, ds.X[:3]]), y[:-1])
     assert exc is None
-    np.testing.assert_allclose(w, lt.max_margin_teacher(ds.X, ds.y), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(w, lt.max_margin_teacher(ds.X, ds.y), rtol=ORACLE, atol=ORACLE_FLOOR)
     _, exc = call(lt.max_margin_teacher, X, y)  # y_i w.0 = 0 < 1: truly not separable
     assert isinstance(exc, lt.NotSeparableError)
 
@@ -228,7 +230,7 @@ def test_convex_programs_on_hostile_arrays(seed, data):
     K, exc = call(convex.eq8_kernel, args["X"], args["y"], args["alpha"])
     if exc is None:
         finite(K)
-        np.testing.assert_allclose(K, K.T, rtol=1e-12, atol=1e-300)
+        np.testing.assert_allclose(K, K.T, rtol=IDENTITY, atol=SUBNORMAL_FLOOR)
     result, exc = call(convex.assumption4_lp, args["X"], args["y"])
     if exc is None:
         assert result.holds == bool(np.min(result.slack) >= result.margin)

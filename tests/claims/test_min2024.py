@@ -7,6 +7,7 @@ from proofs_check.claims import min2024
 from proofs_check.engine.contract import Case
 from proofs_check.kit import followup
 from claim_support import passes
+from tolerances import EXACT_BOUND_SLACK
 
 
 def test_min2024_passes_and_catches_its_control():
@@ -18,7 +19,7 @@ def test_min2024_passes_and_catches_its_control():
 @pytest.mark.parametrize("angle", [0.1, 0.35, 0.7])
 def test_mu_separated_data_reach_the_stated_mu(angle, rng):
     X, y = followup.mu_separated(rng, 30, 4, angle=angle)
-    assert followup.mu_of(X, y) >= np.cos(2 * angle) - 1e-12
+    assert followup.mu_of(X, y) >= np.cos(2 * angle) - EXACT_BOUND_SLACK
 
 
 def test_flipped_label_breaks_the_increment_bound_and_mu():

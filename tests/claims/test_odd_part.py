@@ -9,6 +9,7 @@ from proofs_check.claims import odd_part
 from proofs_check.engine.contract import Case
 from proofs_check.kit import followup
 from claim_support import passes
+from tolerances import IDENTITY
 
 
 def test_odd_part_passes_and_catches_its_controls():
@@ -53,7 +54,7 @@ def test_margin_bound_is_attained_by_the_lifted_svm_and_can_be_broken_off_symmet
     w = convex.svm_no_bias(X, y)
     bound = followup.lifted_svm_margin(net, w)
     lifted = np.concatenate([np.tile(w, (4, 1)), np.tile(-w, (4, 1))])
-    np.testing.assert_allclose(lt.normalized_margin(net, lifted, X, y), bound, rtol=1e-12)
+    np.testing.assert_allclose(lt.normalized_margin(net, lifted, X, y), bound, rtol=IDENTITY)
     assert odd_part.margin_slack(lt.normalized_margin(net, lifted, X, y), bound) >= 0
     W = net.init(3, scale=1.0, rng=rng, batch=50)
     assert odd_part.margin_slack(lt.normalized_margin(net, W, X, y), bound) > 0
