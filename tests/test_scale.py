@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import linteach as lt
 from linteach import bounds, separable
+from linteach.patterns import par_margins
 from linteach.strategies import band_edge_points, clustered_nets
 from tolerances import ACOS_NEAR_ONE, POLISHED, QUADRATIC_ROOT, ULPS_FLOOR
 
@@ -65,7 +66,7 @@ def test_angles_match_a_high_precision_reference_near_zero(seed):
 def test_in_par_beta_is_inclusive_and_beta_zero_is_strict():
     X, y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0])
     W = np.array([[1.0, 1.0], [-1.0, -1.0]])  # ŵ·x = 1/√2 on both points
-    beta = float(lt.metrics._par_margins(W, X, y)[0].min())  # the exact tie, as computed
+    beta = float(par_margins(W, X, y)[0].min())  # the exact tie, as computed
     assert lt.in_par(W, X, y, beta=beta) and not lt.in_par(W, X, y, beta=np.nextafter(beta, 1))
     W0 = np.array([[1.0, 0.0], [-1.0, -1.0]])  # a w neuron orthogonal to the second point
     assert not lt.in_par(W0, X, y)
