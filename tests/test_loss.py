@@ -15,7 +15,8 @@ def test_ell_and_g_match_naive_forms(q):
     np.testing.assert_allclose(loss.ell(q), np.log1p(np.exp(-q)), rtol=IDENTITY)
     np.testing.assert_allclose(loss.g(q), 1.0 / (1.0 + np.exp(q)), rtol=IDENTITY)
     # g = −ℓ' = 1 − e^{−ℓ}
-    np.testing.assert_allclose(loss.g(q), -np.expm1(-loss.ell(q)), rtol=CANCELLATION, atol=SUBNORMAL_FLOOR)
+    np.testing.assert_allclose(loss.g(q), -np.expm1(-loss.ell(q)), rtol=CANCELLATION,
+                               atol=SUBNORMAL_FLOOR)
 
 
 @given(q=margins)

@@ -60,7 +60,8 @@ def test_angles_match_a_high_precision_reference_near_zero(seed):
     a, b = ([mp.mpf(float(v)) for v in r] for r in W[:2])
     cos = mp.fsum(x * z for x, z in zip(a, b)) / mp.sqrt(mp.fsum(x * x for x in a)
                                                         * mp.fsum(z * z for z in b))
-    assert lt.max_within_type_angle(W) == pytest.approx(float(mp.acos(cos)), rel=ACOS_NEAR_ONE, abs=ULPS_FLOOR)
+    assert lt.max_within_type_angle(W) == pytest.approx(float(mp.acos(cos)), rel=ACOS_NEAR_ONE,
+                                                          abs=ULPS_FLOOR)
 
 
 def test_in_par_beta_is_inclusive_and_beta_zero_is_strict():

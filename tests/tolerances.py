@@ -54,10 +54,10 @@ GRADIENT_FLOOR = 1e-14
 SUM_FLOOR = 1e-13
 
 #: a quantity computed by another route (a gradient by a naive neuron-by-neuron loop of
-#: Eq. 3, ∇L/L or the weights g/L_sum formed in log space): each gradient entry is a sum over examples whose terms of both signs cancel, so its
-#: relative error is ε times the condition of that cancellation, which a relative 1e-12
-#: would not bound for entries that nearly cancel; 1e-10, with GRADIENT_FLOOR for entries
-#: that cancel to ~0
+#: Eq. 3, ∇L/L or the weights g/L_sum formed in log space): each gradient entry is a sum
+#: over examples whose terms of both signs cancel, so its relative error is ε times the
+#: condition of that cancellation, which a relative 1e-12 would not bound for entries that
+#: nearly cancel; 1e-10, with GRADIENT_FLOOR for entries that cancel to ~0
 OTHER_ROUTE = 1e-10
 
 #: a positively homogeneous map against its scaled value (N(cW, x) = c N(W, x) for
