@@ -72,8 +72,12 @@ def test_stack_builds_run_axis(rng):
     sets = [lt.make_separable(6, 2, margin=0.1, rng=r) for r in rng.spawn(3)]
     st_ = lt.stack(sets)
     assert st_.X.shape == (3, 6, 2) and st_.w_star.shape == (3, 2)
+
+
+def test_stack_refuses_sets_of_different_shapes(rng):
+    a, b = (lt.make_separable(n, 2, margin=0.1, rng=r) for n, r in zip((6, 7), rng.spawn(2)))
     with pytest.raises(ValueError, match="share one X shape"):
-        lt.stack([sets[0], lt.make_separable(7, 2, margin=0.1, rng=rng)])
+        lt.stack([a, b])
 
 
 def test_max_margin_teacher_is_the_tightest_teacher(rng):

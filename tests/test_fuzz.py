@@ -155,22 +155,41 @@ def test_k1_d1_n1_trains_to_a_positive_margin():
     assert exc is None and run.trace["min_margin"][-1] > run.trace["min_margin"][0] > -1
 
 
-def test_duplicates_and_points_at_the_origin(rng):
+def _duplicated_with_origin(rng):
+    """Separable data, three points repeated, and the origin appended (label +1)."""
     ds = lt.make_separable(8, 2, margin=0.2, rng=rng)
     X = np.vstack([ds.X, ds.X[:3], np.zeros((1, 2))])
     y = np.concatenate([ds.y, ds.y[:3], [1.0]])
+    return ds, X, y
+
+
+def test_loss_and_gradient_at_zero_weights_with_duplicates_and_the_origin(rng):
+    _, X, y = _duplicated_with_origin(rng)
     net = lt.Net(k=2, alpha=0.3)
-    W0 = np.zeros((4, 2))                      # every pre-activation is exactly 0
-    (L, G), exc = call(net.loss_and_grad, W0, X, y)
+    (L, G), exc = call(net.loss_and_grad, np.zeros((4, 2)), X, y)  # every pre-activation is 0
     assert exc is None and L == pytest.approx(np.log(2))
     # at W = 0 every neuron has slope alpha: G = -(alpha v/2n) sum_i y_i x_i (+w, -u rows)
     np.testing.assert_allclose(G[0], -0.3 * 0.5 * (y @ X) / len(y), atol=ULPS_FLOOR)
-    run, exc = call(lt.sgd, net, W0, (X, y), eta=0.5, n_epochs=3, rng=rng)
+
+
+def test_sgd_from_zero_weights_on_duplicates_and_the_origin_stays_finite(rng):
+    _, X, y = _duplicated_with_origin(rng)
+    run, exc = call(lt.sgd, lt.Net(k=2, alpha=0.3), np.zeros((4, 2)), (X, y), eta=0.5,
+                    n_epochs=3, rng=rng)
     assert exc is None
     finite(run.W)
+
+
+def test_duplicated_points_leave_the_max_margin_teacher_unchanged(rng):
+    ds, X, y = _duplicated_with_origin(rng)
     w, exc = call(lt.max_margin_teacher, np.vstack([ds.X, ds.X[:3]]), y[:-1])
     assert exc is None
-    np.testing.assert_allclose(w, lt.max_margin_teacher(ds.X, ds.y), rtol=ORACLE, atol=ORACLE_FLOOR)
+    np.testing.assert_allclose(w, lt.max_margin_teacher(ds.X, ds.y), rtol=ORACLE,
+                               atol=ORACLE_FLOOR)
+
+
+def test_a_point_at_the_origin_is_not_separable(rng):
+    _, X, y = _duplicated_with_origin(rng)
     _, exc = call(lt.max_margin_teacher, X, y)  # y_i w.0 = 0 < 1: truly not separable
     assert isinstance(exc, lt.NotSeparableError)
 

@@ -70,9 +70,16 @@ def test_batched_equals_looped(seed):
             La, Ga = net.loss_and_grad(W[a, b], X[a, b], y[a, b])
             np.testing.assert_allclose(L[a, b], La, rtol=REORDERED)
             np.testing.assert_allclose(G[a, b], Ga, rtol=REORDERED, atol=ULPS_FLOOR)
-    # shared X broadcasts against batched W
-    np.testing.assert_allclose(net.forward(W, X[0, 0]),
-                               np.stack([[net.forward(W[a, b], X[0, 0]) for b in range(3)]
+
+
+@given(seed=seeds)
+def test_shared_X_broadcasts_against_batched_W(seed):
+    rng = np.random.default_rng(seed)
+    net = lt.Net(k=2, alpha=0.4)
+    W = net.init(3, scale=1.0, rng=rng, batch=(2, 3))
+    X = rng.standard_normal((5, 3))
+    np.testing.assert_allclose(net.forward(W, X),
+                               np.stack([[net.forward(W[a, b], X) for b in range(3)]
                                          for a in range(2)]), rtol=REORDERED)
 
 

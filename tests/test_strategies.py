@@ -88,18 +88,24 @@ def test_nar_weight_sets_realise_the_chosen_sides(ds, seed, data):
     np.testing.assert_array_equal(agr.side_u, side_u)
 
 
-def test_nar_weights_bad_input(rng):
-    X = np.array([[1.0, 0.0], [-1.0, 0.0]])
-    with pytest.raises(ValueError, match="not realised"):
-        nar_weights(X, [1.0, 1.0], [1.0, -1.0], k=2, rng=rng)  # x and −x on one side
-    with pytest.raises(ValueError, match="`side_w` must hold n = 2"):
-        nar_weights(X, [1.0], [1.0, -1.0], k=2, rng=rng)
-    with pytest.raises(TypeError, match="linteach.Dataset"):
-        par_weights(X, k=2, rng=rng)
-    with pytest.raises(ValueError, match="`r` must be 0 when k = 1"):
-        clustered_weights(1, 2, r=0.1, rng=rng)
-    with pytest.raises(TypeError, match="`rng` must be a seed or a numpy.random.Generator"):
-        clustered_weights(2, 2, r=0.1, rng="0")
+ANTIPODAL_PAIR = np.array([[1.0, 0.0], [-1.0, 0.0]])
+
+
+@pytest.mark.parametrize("call, exc, fragment", [
+    (lambda rng: nar_weights(ANTIPODAL_PAIR, [1.0, 1.0], [1.0, -1.0], k=2, rng=rng),
+     ValueError, "not realised"),  # x and −x on one side
+    (lambda rng: nar_weights(ANTIPODAL_PAIR, [1.0], [1.0, -1.0], k=2, rng=rng),
+     ValueError, "`side_w` must hold n = 2"),
+    (lambda rng: par_weights(ANTIPODAL_PAIR, k=2, rng=rng), TypeError, "linteach.Dataset"),
+    (lambda rng: clustered_weights(1, 2, r=0.1, rng=rng), ValueError,
+     "`r` must be 0 when k = 1"),
+    (lambda rng: clustered_weights(2, 2, r=0.1, rng="0"), TypeError,
+     "`rng` must be a seed or a numpy.random.Generator"),
+], ids=["unrealisable-sides", "short-sides", "par-needs-a-dataset", "radius-with-k1",
+        "rng-a-string"])
+def test_weight_generators_reject_bad_input(call, exc, fragment, rng):
+    with pytest.raises(exc, match=fragment):
+        call(rng)
 
 
 def test_strategies_replay_from_their_seed(rng_seed):
