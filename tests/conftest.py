@@ -18,6 +18,8 @@ the same generator twice, e.g. to replay what a trainer spawned).  The seed is d
 Change ``BASE_SEED`` (or set ``LINTEACH_TEST_SEED``) to draw a fresh set of streams for the
 whole suite; a test that needs one particular seed for a reason (a recorded witness of a bug,
 a case known to exercise a branch) keeps it as a named constant in its module, with the reason.
+A hypothesis test draws its seeds from hypothesis (``st.integers``), not from ``rng``: one
+function-scoped generator would be shared by all of its examples.
 """
 import hashlib
 import os

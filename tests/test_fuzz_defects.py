@@ -12,6 +12,8 @@ from _fuzz_support import NAMED, call, finite
 from tolerances import HOSTILE_ROUNDING, IDENTITY, POLISHED, SCALED_SOLVE
 
 # -- defects found by this file, each pinned by its minimal reproducer --------------------------
+#: the literal seeds below (RNG(0), ...) are part of each defect's recorded reproducer: kept
+#: as found, not drawn from the suite's per-test ``rng`` fixture
 RNG = np.random.default_rng
 TWO_POINTS = (np.array([[1.0], [-1.0]]), [1, -1])
 ONE_POINT = (np.array([[1.0]]), [1])
