@@ -11,7 +11,7 @@ import linteach as lt
 from linteach import bounds, separable
 from linteach.patterns import par_margins
 from linteach.strategies import band_edge_points, clustered_nets
-from tolerances import ACOS_NEAR_ONE, POLISHED, QUADRATIC_ROOT, ULPS_FLOOR
+from tolerances import POLISHED, QUADRATIC_ROOT, SMALL_ANGLE, ULPS_FLOOR
 
 seeds = st.integers(0, 2**32 - 1)
 #: exact rescalings: with entries within 2^±20 of 1 none of these underflows or overflows
@@ -60,7 +60,7 @@ def test_angles_match_a_high_precision_reference_near_zero(seed):
     a, b = ([mp.mpf(float(v)) for v in r] for r in W[:2])
     cos = mp.fsum(x * z for x, z in zip(a, b)) / mp.sqrt(mp.fsum(x * x for x in a)
                                                         * mp.fsum(z * z for z in b))
-    assert lt.max_within_type_angle(W) == pytest.approx(float(mp.acos(cos)), rel=ACOS_NEAR_ONE,
+    assert lt.max_within_type_angle(W) == pytest.approx(float(mp.acos(cos)), rel=SMALL_ANGLE,
                                                           abs=ULPS_FLOOR)
 
 

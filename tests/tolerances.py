@@ -88,12 +88,14 @@ CANCELLATION = 1e-9
 #: e^{−700}, a kernel entry of 1e-310): anything above it is compared relatively
 SUBNORMAL_FLOOR = 1e-300
 
-#: an angle near 0 against a high-precision ``acos``: acos has an infinite condition at 1, so
-#: a cosine rounded by ε gives an angle off by ~√ε relative; 1e-6 bounds it
-ACOS_NEAR_ONE = 1e-6
+#: the angle between two nearly parallel rows (1e-12 to 1e-6 apart) against a 40-digit
+#: reference: a small angle is the norm of a difference of nearly equal unit vectors, so it
+#: keeps fewer correct digits than the rows themselves; 1e-6 relative, ULPS_FLOOR absolute
+SMALL_ANGLE = 1e-6
 
-#: ``T_exact ≤ root`` of Thm 4.1's quadratic, both computed from the same constants across a
-#: range of 1e600: the root's formula loses a few digits more than IDENTITY allows
+#: Thm 4.1's ``T_exact`` (float64) against the root of its quadratic in 50-digit arithmetic,
+#: for constants spanning hundreds of orders of magnitude: the root ((b + √(b² + 4ac))/2a)²
+#: loses a few digits more than IDENTITY allows
 QUADRATIC_ROOT = 1e-11
 
 # ------------------------------------------------------------ convex solvers
@@ -138,7 +140,8 @@ ACTIVE_SET = 1e-7
 #: ORACLE
 MULTIPLIERS = 1e-5
 
-#: the distance of a KKT point's normalised margin γ = 1/‖W‖ (min q(W) = 1 at the solution)
+#: the KKT certificate's normalised margin γ at a solution of (P) against 1/‖W‖ (min q(W) = 1
+#: there): γ is formed from the polished W, whose margins are 1 to POLISHED; 1e-8 relative
 KKT_GAMMA = 1e-8
 
 #: a check that the optimum is *not* the candidate: a gap of 1e-3 in ‖W‖² is far above every
