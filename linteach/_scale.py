@@ -17,6 +17,7 @@ __all__ = ["check_W", "check_net", "check_WX", "pow2", "direction", "unscale", "
 
 
 def check_W(W) -> np.ndarray:
+    """``W`` as a float64 array of shape ``(..., 2k, d)``, or a clear error."""
     W = check_array("W", W, min_ndim=2)
     if W.shape[-2] % 2:
         raise ValueError(f"`W` must have shape (..., 2k, d) with k >= 1, got {W.shape}")
@@ -24,6 +25,7 @@ def check_W(W) -> np.ndarray:
 
 
 def check_net(net) -> Net:
+    """``net`` if it is a :class:`linteach.Net`, else a clear error."""
     if not isinstance(net, Net):
         raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
     return net
@@ -59,6 +61,7 @@ def norm_nonzero(W):
 
 
 def check_WX(W, X):
+    """``(W, X)`` checked, and sharing the input dimension ``d``."""
     W, X = check_W(W), check_X(X)
     if W.shape[-1] != X.shape[-1]:
         raise ValueError(f"`W` has input dimension {W.shape[-1]} but `X` has d = {X.shape[-1]}")
