@@ -1,11 +1,13 @@
 """The paper's convex programs, solved with cvxpy and re-checked in NumPy.
 
-The only module that imports cvxpy (it is itself imported lazily).  Every program is
-``min ½‖θ‖² s.t. Gθ ≥ h`` (:func:`_solve_qp`): the SVM without bias (max-margin teacher,
+With :mod:`linteach.qp`, the only modules that import cvxpy (both imported lazily).  Every
+program is ``min ½‖θ‖² s.t. Gθ ≥ h``, solved and re-checked by
+:func:`linteach.qp.solve_qp`: the SVM without bias (max-margin teacher,
 docs/math.md §3); Eq. 8 of Theorem 6.2 on ``θ = (w, u)``, also via its kernel dual (§7); (P)
 restricted to an agreement pattern over all ``2k`` neurons, ``θ = vec(W)`` (§6).
 
-Solver policy: CLARABEL, then the other installed solvers of :data:`SOLVER_ORDER`.  An
+Solver policy (:mod:`linteach.qp`; :data:`SOLVER_ORDER` and :data:`SOLVER_OPTIONS` are
+re-exported here): CLARABEL, then the other installed solvers of :data:`SOLVER_ORDER`.  An
 "optimal" status is never trusted alone: the answer is polished to an exact KKT pair
 (:func:`linteach.kkt.polish`, our own multipliers) or must pass
 :func:`linteach.kkt.qp_kkt_report` with the solver's duals; "infeasible" is confirmed by
@@ -14,136 +16,21 @@ whose dual certificates are re-checked too (:func:`assumption4_lp`).
 """
 from __future__ import annotations
 
-import warnings
-
-import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
 from ._check import check_alpha, check_array, check_int, check_real, float_guard
 from .errors import NotSeparableError, SolverError, UndecidedError  # noqa: F401 (re-exported)
-from .assumption4 import A4_MARGIN, Assumption4Result, assumption4_lp, lp_feasible
-from .kkt import KKTCertificate, check_Xy, kkt_certificate, polish, qp_kkt_report
+from .assumption4 import A4_MARGIN, Assumption4Result, assumption4_lp
+from .kkt import KKTCertificate, check_Xy, kkt_certificate
+# the solver policy and its settings live in linteach.qp; re-exported as linteach.convex.X
+from .qp import SOLVER_OPTIONS, SOLVER_ORDER, Infeasible, rescaled, solve_qp, unit_scale
 from .separable import exact_svm
 
 __all__ = ["svm_no_bias", "max_margin_teacher", "solve_eq8", "eq8_kernel", "eq8_kernel_dual",
            "nar_program", "assumption4_lp", "Assumption4Result", "A4_MARGIN",
            "kkt_certificate", "KKTCertificate", "SOLVER_ORDER", "SOLVER_OPTIONS",
            "NotSeparableError", "SolverError", "UndecidedError"]
-
-#: Solvers tried in order (those not installed are skipped).
-SOLVER_ORDER = ("CLARABEL", "OSQP", "SCS")
-#: Tight settings for the first-order solvers; every answer is re-checked anyway.
-SOLVER_OPTIONS = {
-    "CLARABEL": {},
-    "OSQP": {"eps_abs": 1e-10, "eps_rel": 1e-10, "max_iter": 200_000, "polish": True},
-    "SCS": {"eps_abs": 1e-10, "eps_rel": 1e-10, "max_iters": 200_000},
-}
-
-
-class _Infeasible(Exception):
-    """Internal: the program is infeasible (confirmed by HiGHS)."""
-
-
-def _solvers(solver):
-    installed = cp.installed_solvers()
-    if solver is None:
-        return [s for s in SOLVER_ORDER if s in installed]
-    if not isinstance(solver, str):
-        raise TypeError(f"`solver` must be a str or None, got {type(solver).__name__}")
-    if solver.upper() not in installed or solver.upper() not in SOLVER_OPTIONS:
-        usable = sorted(set(installed) & set(SOLVER_OPTIONS))
-        raise ValueError(f"`solver` must be one of {usable} (installed QP solvers), "
-                         f"got {solver!r}")
-    return [solver.upper()]
-
-
-def _run(problem, name):
-    # Solver warnings ("inaccurate") are superseded by our own re-check, so keep them as text.
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            problem.solve(solver=name, **SOLVER_OPTIONS[name])
-        except cp.error.SolverError as exc:
-            return f"{name}: {exc}"
-    note = "; ".join(str(w.message).splitlines()[0] for w in caught)
-    return None if problem.status == cp.OPTIMAL else f"{name}: status {problem.status} {note}"
-
-
-def _certify(theta, G, h, mu, name):
-    """``(θ, μ)`` passing the KKT re-check (polished if possible), or a failure string."""
-    polished = polish(theta, G, h)
-    if polished is not None:
-        return polished
-    report = qp_kkt_report(theta, G, h, mu)
-    return (theta, np.maximum(mu, 0.0)) if report.ok() else \
-        f"{name}: re-check failed ({report.worst()})"
-
-
-def _solve_qp(G, h, *, solver=None, what="program", dual_factor=None, lift=None):
-    """``argmin ½‖θ‖² s.t. Gθ ≥ h`` and multipliers ``μ`` (``θ = Gᵀμ``), re-checked.
-
-    With ``dual_factor = L`` (``L Lᵀ = G Gᵀ``) solve the dual ``max_{μ≥0} μᵀh − ½‖Lᵀμ‖²``
-    instead and recover ``θ = Gᵀμ``.  With ``lift = (M, B)``, the first ``len(M)`` rows of
-    ``G`` are ``M B`` and go to the solver as ``M s ≥ h``, ``s = Bθ`` (far sparser).
-    """
-    failures = []
-    for name in _solvers(solver):
-        if dual_factor is None:
-            theta = cp.Variable(G.shape[1])
-            if lift is None:
-                cons = [G @ theta >= h]
-            else:
-                (M, B), r, s = lift, len(lift[0]), cp.Variable(lift[1].shape[0])
-                cons = [M @ s >= h[:r], G[r:] @ theta >= h[r:], s == B @ theta]
-            problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(theta)), cons)
-        else:
-            mu = cp.Variable(G.shape[0], nonneg=True)
-            problem = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(dual_factor.T @ mu) - h @ mu))
-        failure = _run(problem, name)
-        if problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED,
-                              cp.UNBOUNDED_INACCURATE):
-            if not lp_feasible(G, h):
-                raise _Infeasible
-            failure = f"{name}: reported {problem.status}, but HiGHS finds a feasible point"
-        if failure is None:
-            if dual_factor is None:
-                th, m = theta.value, np.concatenate([c.dual_value for c in cons[:2]])
-            else:
-                m = np.asarray(mu.value, dtype=np.float64)
-                th = G.T @ m
-            out = _certify(np.asarray(th, dtype=np.float64), G, h,
-                           np.asarray(m, dtype=np.float64), name)
-            if not isinstance(out, str):
-                return out
-            failure = out
-        failures.append(failure)
-    raise SolverError(f"{what}: no solver returned an answer passing the KKT re-check: "
-                      + " | ".join(failures))
-
-
-def _unit_scale(X):
-    """``(X/s, s)`` with ``s`` the largest row norm (never overflowing).
-
-    Every program here is solved at unit scale and its answer rescaled (``w = w'/s``):
-    the solvers' tolerances are absolute, so at 1e-9 or 1e150 they would otherwise
-    decide feasibility and optimality wrongly.
-    """
-    top = np.abs(X).max()
-    if top == 0:
-        return X, 1.0
-    s = top * np.linalg.norm(X / top, axis=1).max()
-    return X / s, s
-
-
-def _rescaled(theta, s, what):
-    """``θ/s`` for a program solved at unit scale; a clear error if ``1/s`` leaves float64."""
-    with np.errstate(over="ignore"):
-        out = theta / s
-    if not np.all(np.isfinite(out)):
-        raise ValueError(f"`X` is too small (largest row norm {s:.3g}): the solution of {what} "
-                         "grows as ‖X‖ shrinks and overflows float64")
-    return out
 
 
 def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
@@ -173,14 +60,14 @@ def svm_no_bias(X, y, *, solver=None) -> np.ndarray:
     """
     X, y = check_Xy(X, y)
     X_in = X
-    X, s = _unit_scale(X)
+    X, s = unit_scale(X)
     try:
-        w = _solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0]
-    except _Infeasible:  # the solvers' word at tolerance ~1e-8: decide it exactly
+        w = solve_qp(y[:, None] * X, np.ones(len(y)), solver=solver, what="SVM")[0]
+    except Infeasible:  # the solvers' word at tolerance ~1e-8: decide it exactly
         return exact_svm(X_in, y, failure="CLARABEL and HiGHS reported infeasible")
     except SolverError as exc:
         return exact_svm(X_in, y, failure=str(exc))
-    return _rescaled(w, s, "the SVM")
+    return rescaled(w, s, "the SVM")
 
 
 def max_margin_teacher(X, y) -> np.ndarray:
@@ -230,11 +117,11 @@ def solve_eq8(X, y, alpha, *, solver=None):
     (array([0.666667, 0.      ]), array([-0.666667,  0.      ]))
     """
     X, y, alpha = _eq8_args(X, y, alpha)
-    X, s = _unit_scale(X)
+    X, s = unit_scale(X)
     try:
-        theta = _rescaled(_solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
+        theta = rescaled(solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
                                     what="Eq. 8")[0], s, "Eq. 8")
-    except _Infeasible:
+    except Infeasible:
         raise ValueError("Eq. 8 is infeasible for these `X` and `y`") from None
     return theta[: X.shape[1]], theta[X.shape[1]:]
 
@@ -266,18 +153,18 @@ def eq8_kernel_dual(X, y, alpha, *, solver=None):
     as a primal–dual pair.
     """
     X, y, alpha = _eq8_args(X, y, alpha)
-    X, s = _unit_scale(X)  # at scale s: θ = θ'/s and λ = λ'/s²
+    X, s = unit_scale(X)  # at scale s: θ = θ'/s and λ = λ'/s²
     evals, evecs = np.linalg.eigh(np.outer(y, y) * eq8_kernel(X, y, alpha))
     keep = evals > 1e-12 * max(evals.max(), 1e-300)
     L = evecs[:, keep] * np.sqrt(evals[keep])            # yyᵀ∘K = L Lᵀ (PSD, rank ≤ 2d)
     try:
-        theta, mu = _solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
+        theta, mu = solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
                               what="Eq. 8 (kernel dual)", dual_factor=L)
-    except _Infeasible:
+    except Infeasible:
         raise ValueError("Eq. 8 is infeasible for these `X` and `y` (its dual is unbounded)"
                          ) from None
-    theta = _rescaled(theta, s, "Eq. 8 (kernel dual)")
-    return theta[: X.shape[1]], theta[X.shape[1]:], _rescaled(_rescaled(2.0 * mu, s, "Eq. 8's "
+    theta = rescaled(theta, s, "Eq. 8 (kernel dual)")
+    return theta[: X.shape[1]], theta[X.shape[1]:], rescaled(rescaled(2.0 * mu, s, "Eq. 8's "
                                                                         "dual"), s, "Eq. 8's dual")
 
 
@@ -332,7 +219,7 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     array([ 0.333333,  0.333333, -0.333333, -0.333333])
     """
     X, y = check_Xy(X, y)
-    X, s = _unit_scale(X)
+    X, s = unit_scale(X)
     alpha = check_alpha(alpha)
     k = check_int("k", k, ge=1)
     v = check_real("v", v, gt=0.0)
@@ -345,9 +232,9 @@ def nar_program(X, y, alpha, c_w, c_u, *, k=1, v=1.0, solver=None) -> np.ndarray
     G = sp.vstack([sp.csr_matrix(M) @ B, signs]).tocsr()
     h = np.concatenate([np.ones(n), np.zeros(2 * k * n)])
     try:
-        theta = _solve_qp(G, h, solver=solver, what="pattern-restricted (P)", lift=(M, B))[0]
-    except _Infeasible:
+        theta = solve_qp(G, h, solver=solver, what="pattern-restricted (P)", lift=(M, B))[0]
+    except Infeasible:
         raise ValueError("the agreement pattern (c_w, c_u) is infeasible: no W with every "
                          "neuron on its prescribed side of every x_i reaches y_i N_W(x_i) ≥ 1"
                          ) from None
-    return _rescaled(theta.reshape(2 * k, d), s, "the pattern-restricted (P)")
+    return rescaled(theta.reshape(2 * k, d), s, "the pattern-restricted (P)")

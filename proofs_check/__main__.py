@@ -7,7 +7,6 @@ reports differ); 2 for a usage error (checked before anything runs); 130 when in
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import signal
@@ -15,81 +14,13 @@ import sys
 import threading
 import time
 
-from . import compare, listing, pages, replay, report, usage
+from . import compare, listing, options, pages, replay, report, usage
 from .engine import executor as executors
 from .engine import registry, runner, selftest
 from .engine.checkpoint import Checkpoint
-from .engine.context import BUDGET_SCALE
 from .progress import Progress
 
 PROG = listing.PROG
-
-
-def _version() -> str:
-    import linteach
-
-    return f"{PROG} (linteach {linteach.__version__})"
-
-
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every OS
-        return os.cpu_count() or 1
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Shows an option's default where it has one (not for flags and unset options)."""
-
-    def _get_help_string(self, action):
-        text = action.help or ""
-        unset = action.default is None or action.default is False \
-            or action.default == argparse.SUPPRESS
-        if not unset and "default" not in text:
-            text += " (default: %(default)s)"
-        return text
-
-
-def _parser(epilog: str | None = None):
-    p = argparse.ArgumentParser(prog=listing.PROG, description=__doc__.replace("``", ""),
-                                epilog=epilog, formatter_class=_Formatter)
-    p.add_argument("--version", action="version", version=_version())
-    p.add_argument("--list", action="store_true",
-                   help="list the claims with their evidence strength and slack unit, then exit")
-    p.add_argument("--only", nargs="+", metavar="ID", help="check only these claims")
-    p.add_argument("--cases", type=int, default=None,
-                   help=f"cases per family, overriding the budget (at most {usage.MAX_CASES})")
-    p.add_argument("--seed", type=int, default=0, help="root seed, in [0, 2**64 - 1]")
-    p.add_argument("--budget", choices=list(BUDGET_SCALE), default="standard",
-                   help="how many cases: quick (0.2x), standard, thorough (5x)")
-    p.add_argument("--json", metavar="PATH", help="write claims.json here")
-    p.add_argument("--out", metavar="PATH", help="write claims.md here")
-    p.add_argument("--pages", metavar="DIR", help="update the generated section (and slack "
-                   "plot) of each reviewer page DIR/<id>.md from the report")
-    p.add_argument("--from", dest="source", metavar="PATH", help="run nothing: render "
-                   "--out and --pages from this existing claims.json")
-    p.add_argument("--replay", metavar="ID", help="rerun one recorded case of claim ID (with "
-                   "--seed S; --family F unless claims.json records the seed for one family)")
-    p.add_argument("--family", help="the case family to replay")
-    p.add_argument("--workers", type=int, default=_cpus(),
-                   help="local worker processes, BLAS pinned to 1 thread each; 0 runs "
-                        "everything in this process (default: the usable CPUs, here "
-                        "%(default)s)")
-    p.add_argument("--dask", metavar="ADDRESS", help="send batches to this Dask scheduler "
-                   "(e.g. tcp://127.0.0.1:8786; needs the dask extra)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue an interrupted run with the same seed, budget and cases")
-    p.add_argument("--state", metavar="DIR", default=".proofs_check_state",
-                   help="checkpoint directory")
-    p.add_argument("--no-checkpoint", action="store_true", help="write no checkpoints")
-    p.add_argument("--compare", nargs=2, metavar=("A", "B"),
-                   help="compare two claims.json semantically (verdicts, evidence, controls, "
-                        f"slacks to a relative {compare.RTOL:g}, content hashes); print "
-                        "'reproduced' or each difference; exit 0 / 1 (2: not a report)")
-    p.add_argument("--selftest", action="store_true",
-                   help="run the runner's synthetic self-test claims instead of the paper's")
-    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    return p
 
 
 def _fmt_result(claim_id, result, suffix=""):
@@ -171,7 +102,8 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     help_wanted = any(a in ("-h", "--help") for a in argv)
     try:
-        args = _parser(listing.epilog() if help_wanted else None).parse_args(argv)
+        args = options.parser(__doc__.replace("``", ""),
+                              listing.epilog() if help_wanted else None).parse_args(argv)
     except SystemExit as exc:  # --help, --version, or argparse's usage error (exit 2)
         return int(exc.code or 0)
     try:

@@ -21,7 +21,7 @@ HANG = 20.0
 NAMED = re.compile(r"`[A-Za-z_]\w*`")
 
 
-def _solver_examples():
+def solver_examples():
     return max(5, int(settings.default.max_examples * SOLVER_SHARE))
 
 

@@ -113,10 +113,10 @@ def test_a_net_or_init_too_large_for_memory_is_a_clear_error():
         lt.Net(k=2**20).init(2**10, scale=1.0, rng=0, batch=2)
 
 
-def test_run_and_trace_reprs_are_one_line():
+def test_run_and_trace_reprs_are_one_line(rng):
     net = lt.Net(k=2)
-    data = lt.make_separable(10, 3, margin=0.1, rng=0)
-    run = lt.gd(net, net.init(3, scale=0.1, rng=0), data, eta=0.1, n_steps=3)
+    data = lt.make_separable(10, 3, margin=0.1, rng=rng)
+    run = lt.gd(net, net.init(3, scale=0.1, rng=rng), data, eta=0.1, n_steps=3)
     assert "\n" not in repr(run) and len(repr(run)) < 200
     assert repr(run).startswith("Run(W=array(4, 3)")
     assert "\n" not in repr(run.trace)

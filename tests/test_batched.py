@@ -14,8 +14,8 @@ import linteach as lt
 R = 4
 
 
-def _problem(seed, *, stacked, n=12, d=3, k=3, alpha=0.3, batch=(R,)):
-    rng = np.random.default_rng(seed)
+def _problem(rng, *, stacked, n=12, d=3, k=3, alpha=0.3, batch=(R,)):
+    rng = np.random.default_rng(rng)
     net = lt.Net(k=k, alpha=alpha)
     size = int(np.prod(batch))
     if stacked:
@@ -47,12 +47,12 @@ def _assert_runs_equal(batched, alone, index):
 
 
 @pytest.mark.parametrize("stacked", [False, True], ids=["shared", "stacked"])
-@pytest.mark.parametrize("seed", [0, 1])
-def test_sgd_batched_equals_looped_with_per_run_permutations(seed, stacked):
-    net, W0, data = _problem(seed, stacked=stacked)
-    batched = lt.sgd(net, W0, data, eta=0.3, n_epochs=4, rng=np.random.default_rng(seed),
+@pytest.mark.parametrize("draw", [0, 1])  # two independent draws: the seed follows the node id
+def test_sgd_batched_equals_looped_with_per_run_permutations(draw, stacked, rng_seed):
+    net, W0, data = _problem(rng_seed, stacked=stacked)
+    batched = lt.sgd(net, W0, data, eta=0.3, n_epochs=4, rng=np.random.default_rng(rng_seed),
                      eps0=0.1)
-    children = np.random.default_rng(seed).spawn(R)  # what the batched call spawned
+    children = np.random.default_rng(rng_seed).spawn(R)  # what the batched call spawned
     for r in range(R):
         alone = lt.sgd(net, W0[r], _run_data(data, (r,)), eta=0.3, n_epochs=4,
                        rng=children[r], eps0=0.1)
@@ -61,32 +61,32 @@ def test_sgd_batched_equals_looped_with_per_run_permutations(seed, stacked):
     assert len({tuple(W.ravel()) for W in batched.W}) == R
 
 
-def test_sgd_batched_equals_looped_for_nets_large_enough_for_update_buffers():
+def test_sgd_batched_equals_looped_for_nets_large_enough_for_update_buffers(rng_seed):
     """Past ``_SGD_BUFFER_FROM`` weights the update goes through a reused buffer (einsum for
     a batch, ``out=`` for one run): still the same bits."""
-    net, W0, data = _problem(8, stacked=False, n=6, d=60, k=40, batch=(2,))
+    net, W0, data = _problem(rng_seed, stacked=False, n=6, d=60, k=40, batch=(2,))
     assert W0[0].size >= 4096
-    batched = lt.sgd(net, W0, data, eta=0.2, n_epochs=2, rng=np.random.default_rng(8))
-    children = np.random.default_rng(8).spawn(2)
+    batched = lt.sgd(net, W0, data, eta=0.2, n_epochs=2, rng=np.random.default_rng(rng_seed))
+    children = np.random.default_rng(rng_seed).spawn(2)
     for r in range(2):
         alone = lt.sgd(net, W0[r], data, eta=0.2, n_epochs=2, rng=children[r])
         _assert_runs_equal(batched, alone, (r,))
 
 
-def test_sgd_two_run_axes_follow_c_order_of_spawned_generators():
-    net, W0, data = _problem(5, stacked=True, batch=(2, 3))
-    batched = lt.sgd(net, W0, data, eta=0.2, n_epochs=3, rng=np.random.default_rng(5))
-    children = np.random.default_rng(5).spawn(6)
+def test_sgd_two_run_axes_follow_c_order_of_spawned_generators(rng_seed):
+    net, W0, data = _problem(rng_seed, stacked=True, batch=(2, 3))
+    batched = lt.sgd(net, W0, data, eta=0.2, n_epochs=3, rng=np.random.default_rng(rng_seed))
+    children = np.random.default_rng(rng_seed).spawn(6)
     for flat, index in enumerate(np.ndindex(2, 3)):
         alone = lt.sgd(net, W0[index], _run_data(data, index), eta=0.2, n_epochs=3,
                        rng=children[flat])
         _assert_runs_equal(batched, alone, index)
 
 
-def test_sgd_callback_sees_every_run_at_every_update():
-    net, W0, data = _problem(2, stacked=False)
+def test_sgd_callback_sees_every_run_at_every_update(rng):
+    net, W0, data = _problem(rng, stacked=False)
     seen = []
-    lt.sgd(net, W0, data, eta=0.2, n_epochs=2, rng=np.random.default_rng(0),
+    lt.sgd(net, W0, data, eta=0.2, n_epochs=2, rng=rng,
            callback=lambda t, W, info: seen.append((t, W.copy(), info)))
     assert [t for t, _, _ in seen] == list(range(1, 2 * data.n + 1))
     t, W, info = seen[-1]
@@ -104,8 +104,8 @@ FULL_BATCH = {
 
 @pytest.mark.parametrize("stacked", [False, True], ids=["shared", "stacked"])
 @pytest.mark.parametrize("trainer", sorted(FULL_BATCH))
-def test_full_batch_batched_equals_looped(trainer, stacked):
-    net, W0, data = _problem(3, stacked=stacked, n=20)
+def test_full_batch_batched_equals_looped(trainer, stacked, rng):
+    net, W0, data = _problem(rng, stacked=stacked, n=20)
     train = FULL_BATCH[trainer]
     batched = train(net, W0, data)
     for r in range(R):
@@ -113,8 +113,8 @@ def test_full_batch_batched_equals_looped(trainer, stacked):
 
 
 @pytest.mark.parametrize("trainer", sorted(FULL_BATCH))
-def test_one_start_broadcast_over_stacked_datasets(trainer):
-    net, W0, data = _problem(4, stacked=True, alpha=0.0)  # ReLU takes the same engine
+def test_one_start_broadcast_over_stacked_datasets(trainer, rng):
+    net, W0, data = _problem(rng, stacked=True, alpha=0.0)  # ReLU takes the same engine
     train = FULL_BATCH[trainer]
     batched = train(net, W0[0], data)
     assert batched.direction.shape == W0.shape
@@ -123,13 +123,13 @@ def test_one_start_broadcast_over_stacked_datasets(trainer):
 
 
 @pytest.mark.parametrize("stacked", [False, True], ids=["shared", "stacked"])
-def test_batched_trainers_never_mutate_their_inputs(stacked):
-    net, W0, data = _problem(6, stacked=stacked)
+def test_batched_trainers_never_mutate_their_inputs(stacked, rng):
+    net, W0, data = _problem(rng, stacked=stacked)
     X, y = np.array(data.X), np.array(data.y)
     X.flags.writeable = y.flags.writeable = False  # a write would raise, not just differ
     W0_copy = W0.copy()
     W0.flags.writeable = False
-    lt.sgd(net, W0, (X, y), eta=0.2, n_epochs=2, rng=np.random.default_rng(0))
+    lt.sgd(net, W0, (X, y), eta=0.2, n_epochs=2, rng=rng)
     for train in FULL_BATCH.values():
         train(net, W0, (X, y))
     np.testing.assert_array_equal(W0, W0_copy)
@@ -144,13 +144,13 @@ def _flip_u(G):
 
 
 @pytest.mark.parametrize("stacked", [False, True], ids=["shared", "stacked"])
-def test_controlled_trainers_batched_equal_looped(stacked):
+def test_controlled_trainers_batched_equal_looped(stacked, rng_seed):
     """A negative control (``grad=``) keeps the batch contract: proofs_check's corrupted-SGD
     control trains its runs as one batch and must replay them one by one."""
-    net, W0, data = _problem(2, stacked=stacked)
-    batched = lt.sgd(net, W0, data, eta=0.3, n_epochs=2, rng=np.random.default_rng(2),
+    net, W0, data = _problem(rng_seed, stacked=stacked)
+    batched = lt.sgd(net, W0, data, eta=0.3, n_epochs=2, rng=np.random.default_rng(rng_seed),
                      grad=_flip_u)
-    children = np.random.default_rng(2).spawn(R)
+    children = np.random.default_rng(rng_seed).spawn(R)
     for r in range(R):
         _assert_runs_equal(batched, lt.sgd(net, W0[r], _run_data(data, (r,)), eta=0.3,
                                            n_epochs=2, rng=children[r], grad=_flip_u), (r,))

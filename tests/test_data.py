@@ -4,10 +4,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import linteach as lt
+from tolerances import EXACT_BOUND_SLACK, IDENTITY, ORACLE
 
 seeds = st.integers(0, 2**32 - 1)
 #: margins are built exactly; the products y⟨w*, x⟩ may round one ulp below 1
-ROUND = 1e-12
+ROUND = EXACT_BOUND_SLACK
 
 
 @given(seed=seeds, n=st.integers(1, 60), d=st.integers(1, 8), margin=st.floats(0.01, 0.9),
@@ -18,7 +19,7 @@ def test_make_separable_margin_and_radius(seed, n, d, margin, radius):
     assert ds.X.shape == (n, d) and ds.y.shape == (n,)
     assert np.all(ds.y * (ds.X @ ds.w_star) >= 1 - ROUND)
     assert np.all(np.linalg.norm(ds.X, axis=1) <= radius * (1 + ROUND))
-    np.testing.assert_allclose(np.linalg.norm(ds.w_star), 1 / margin, rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(ds.w_star), 1 / margin, rtol=IDENTITY)
 
 
 @given(seed=seeds)
@@ -71,16 +72,20 @@ def test_stack_builds_run_axis(rng):
     sets = [lt.make_separable(6, 2, margin=0.1, rng=r) for r in rng.spawn(3)]
     st_ = lt.stack(sets)
     assert st_.X.shape == (3, 6, 2) and st_.w_star.shape == (3, 2)
+
+
+def test_stack_refuses_sets_of_different_shapes(rng):
+    a, b = (lt.make_separable(n, 2, margin=0.1, rng=r) for n, r in zip((6, 7), rng.spawn(2)))
     with pytest.raises(ValueError, match="share one X shape"):
-        lt.stack([sets[0], lt.make_separable(7, 2, margin=0.1, rng=rng)])
+        lt.stack([a, b])
 
 
 def test_max_margin_teacher_is_the_tightest_teacher(rng):
     ds = lt.make_separable(40, 3, margin=0.2, rng=rng)
     w = lt.max_margin_teacher(ds.X, ds.y)
     margins = ds.y * (ds.X @ w)
-    assert margins.min() == pytest.approx(1.0, abs=1e-6)  # active constraints
-    assert np.linalg.norm(w) <= np.linalg.norm(ds.w_star) * (1 + 1e-6)  # no larger than any
+    assert margins.min() == pytest.approx(1.0, abs=ORACLE)  # active constraints
+    assert np.linalg.norm(w) <= np.linalg.norm(ds.w_star) * (1 + ORACLE)  # no larger than any
 
 
 def test_max_margin_teacher_rejects_non_separable():
@@ -89,12 +94,12 @@ def test_max_margin_teacher_rejects_non_separable():
         lt.max_margin_teacher(X, np.array([1.0, 1.0, -1.0, -1.0]))
 
 
-def test_load_digit_pair_offline_and_separable(rng):
-    train, test = lt.load_digit_pair(0, 1, test_fraction=0.25, rng=rng)
+def test_load_digit_pair_offline_and_separable(rng_seed):
+    train, test = lt.load_digit_pair(0, 1, test_fraction=0.25, rng=rng_seed)
     assert train.d == 64 and test.d == 64
     assert abs(test.n / (train.n + test.n) - 0.25) < 0.01
     assert np.linalg.norm(train.X, axis=1).max() == pytest.approx(1.0)
-    np.testing.assert_allclose(train.X.mean(axis=0), 0.0, atol=1e-12)  # centred by train mean
-    assert np.all(train.y * (train.X @ train.w_star) >= 1 - 1e-6)
-    a, _ = lt.load_digit_pair(0, 1, test_fraction=0.25, rng=np.random.default_rng(20210101))
+    np.testing.assert_allclose(train.X.mean(axis=0), 0.0, atol=IDENTITY)  # centred by train mean
+    assert np.all(train.y * (train.X @ train.w_star) >= 1 - ORACLE)
+    a, _ = lt.load_digit_pair(0, 1, test_fraction=0.25, rng=np.random.default_rng(rng_seed))
     np.testing.assert_array_equal(a.X, train.X)

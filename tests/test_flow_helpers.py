@@ -4,6 +4,7 @@ import pytest
 
 import linteach as lt
 from proofs_check.kit import flow as _flow
+from tolerances import FINITE_DIFFERENCE, IDENTITY
 
 
 def _run_with(sides_w, sides_u, beta):
@@ -38,8 +39,7 @@ def test_largest_drop_is_infinite_when_the_late_phase_is_left():
 
 
 @pytest.mark.parametrize("steps", [150, 200])
-def test_gamma_rate_matches_finite_differences_of_the_smoothed_margin(steps):
-    rng = np.random.default_rng(3)
+def test_gamma_rate_matches_finite_differences_of_the_smoothed_margin(steps, rng):
     ds = lt.make_symmetric_gaussians(20, 3, rng=rng)
     net = lt.Net(k=3, alpha=0.3)
     W = lt.gradient_flow(net, net.init(3, scale=1.0, rng=rng), ds, dt=0.01, n_steps=steps,
@@ -52,10 +52,10 @@ def test_gamma_rate_matches_finite_differences_of_the_smoothed_margin(steps):
     fd = (lt.smoothed_margin(net, W - eps * G, ds.X, ds.y)
           - lt.smoothed_margin(net, W + eps * G, ds.X, ds.y)) / (2 * eps)
     predicted = np.exp(rate["log_lsum"]) / (ds.n * rho) * rate["grad_norm2"] * rate["s"]
-    np.testing.assert_allclose(predicted, fd, rtol=1e-3)
+    np.testing.assert_allclose(predicted, fd, rtol=FINITE_DIFFERENCE)
     assert rate["s"] > 0
     np.testing.assert_allclose(rate["gamma_tilde"], lt.smoothed_margin(net, W, ds.X, ds.y),
-                               rtol=1e-12)
+                               rtol=IDENTITY)
 
 
 def test_interior_beta_is_zero_for_a_vanishing_neuron():
@@ -66,8 +66,7 @@ def test_interior_beta_is_zero_for_a_vanishing_neuron():
     assert _flow.interior_beta(W, X) > 0.9
 
 
-def test_flow_pair_companion_takes_twice_the_steps_at_half_the_turn():
-    rng = np.random.default_rng(0)
+def test_flow_pair_companion_takes_twice_the_steps_at_half_the_turn(rng):
     ds = lt.make_symmetric_gaussians(8, 2, rng=rng)
     net = lt.Net(k=2, alpha=0.3)
     W0 = net.init(2, scale=0.1, rng=rng, batch=2)

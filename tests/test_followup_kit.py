@@ -47,8 +47,7 @@ def test_orthogonality_constant_of_orthogonal_rows_is_infinite_and_of_a_repeat_s
     assert followup.orthogonality_constant(X) == pytest.approx(1 / 4)
 
 
-def test_near_orthogonal_data_reach_a_constant_that_grows_as_the_noise_falls():
-    rng = np.random.default_rng(0)
+def test_near_orthogonal_data_reach_a_constant_that_grows_as_the_noise_falls(rng):
     noisy = followup.orthogonality_constant(followup.near_orthogonal(rng, 10, 40, noise=0.5)[0])
     clean = followup.orthogonality_constant(followup.near_orthogonal(rng, 10, 40, noise=0.01)[0])
     assert clean > noisy and clean > 1

@@ -4,29 +4,32 @@ import pytest
 from hypothesis import given, strategies as st
 
 from linteach import loss
+from tolerances import (CANCELLATION, IDENTITY, OTHER_ROUTE, REFERENCE, SUBNORMAL_FLOOR, SUM_FLOOR,
+                        ULPS)
 
 margins = st.floats(-50.0, 50.0)  # where the naive formulas are still exact enough to compare
 
 
 @given(q=margins)
 def test_ell_and_g_match_naive_forms(q):
-    np.testing.assert_allclose(loss.ell(q), np.log1p(np.exp(-q)), rtol=1e-12)
-    np.testing.assert_allclose(loss.g(q), 1.0 / (1.0 + np.exp(q)), rtol=1e-12)
+    np.testing.assert_allclose(loss.ell(q), np.log1p(np.exp(-q)), rtol=IDENTITY)
+    np.testing.assert_allclose(loss.g(q), 1.0 / (1.0 + np.exp(q)), rtol=IDENTITY)
     # g = −ℓ' = 1 − e^{−ℓ}
-    np.testing.assert_allclose(loss.g(q), -np.expm1(-loss.ell(q)), rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(loss.g(q), -np.expm1(-loss.ell(q)), rtol=CANCELLATION,
+                               atol=SUBNORMAL_FLOOR)
 
 
 @given(q=margins)
 def test_log_ell_and_log_g_match_logs(q):
-    np.testing.assert_allclose(loss.log_ell(q), np.log(loss.ell(q)), rtol=1e-12)
+    np.testing.assert_allclose(loss.log_ell(q), np.log(loss.ell(q)), rtol=IDENTITY)
     # compare in the linear domain: log(g) of a g near 1 has no relative precision left
-    np.testing.assert_allclose(np.exp(loss.log_g(q)), loss.g(q), rtol=1e-12)
+    np.testing.assert_allclose(np.exp(loss.log_g(q)), loss.g(q), rtol=IDENTITY)
 
 
 @given(q=st.floats(29.0, 40.0))
 def test_log_ell_series_branch_is_seamless(q):
     exact = np.log(np.log1p(np.exp(-q)))  # still exact this close to the switch at 30
-    np.testing.assert_allclose(loss.log_ell(q), exact, rtol=1e-14)
+    np.testing.assert_allclose(loss.log_ell(q), exact, rtol=REFERENCE)
 
 
 def test_finite_for_margins_of_ten_thousand():
@@ -34,8 +37,8 @@ def test_finite_for_margins_of_ten_thousand():
     for f in (loss.ell, loss.g, loss.log_ell, loss.log_g):
         assert np.all(~np.isnan(f(q)))
     assert np.all(np.isfinite(loss.log_ell(q))) and np.all(np.isfinite(loss.log_g(q)))
-    np.testing.assert_allclose(loss.log_ell(1e4), -1e4, rtol=1e-15)
-    np.testing.assert_allclose(loss.ell(-1e4), 1e4, rtol=1e-15)
+    np.testing.assert_allclose(loss.log_ell(1e4), -1e4, rtol=ULPS)
+    np.testing.assert_allclose(loss.ell(-1e4), 1e4, rtol=ULPS)
     assert np.isfinite(loss.log_sum_loss(q))
 
 
@@ -43,13 +46,13 @@ def test_finite_for_margins_of_ten_thousand():
 def test_mean_and_log_sum_agree(qs):
     q = np.array(qs)
     np.testing.assert_allclose(np.exp(loss.log_sum_loss(q)), len(q) * loss.mean_loss(q),
-                               rtol=1e-12)
+                               rtol=IDENTITY)
 
 
 @given(log_x=st.floats(-700.0, 5.0))
 def test_log_expm1_exp(log_x):
     x = np.exp(log_x)
-    np.testing.assert_allclose(loss.log_expm1_exp(log_x), np.log(np.expm1(x)), rtol=1e-12)
+    np.testing.assert_allclose(loss.log_expm1_exp(log_x), np.log(np.expm1(x)), rtol=IDENTITY)
 
 
 @given(q_hat=st.lists(st.floats(-2.0, 2.0), min_size=1, max_size=6),
@@ -59,9 +62,9 @@ def test_scaled_terms_equal_direct_terms_at_moderate_norm(q_hat, log_norm):
     lead, rest, log_w = loss.scaled_loss_terms(q_hat, np.float64(log_norm))
     q = q_hat * np.exp(log_norm)
     np.testing.assert_allclose(rest - np.exp(log_norm) * lead, loss.log_sum_loss(q),
-                               rtol=1e-12, atol=1e-13)
+                               rtol=IDENTITY, atol=SUM_FLOOR)
     np.testing.assert_allclose(np.exp(log_w), loss.g(q) / np.exp(loss.log_sum_loss(q)),
-                               rtol=1e-10)
+                               rtol=OTHER_ROUTE)
 
 
 @pytest.mark.parametrize("log_norm", [3.0, 3.5, 50.0, 599.0, 601.0, 5000.0])
@@ -74,10 +77,10 @@ def test_scaled_terms_exact_at_every_scale(log_norm):
         expected = loss.g(q) / loss.ell(q).sum()
     else:  # e^{-‖W‖·0.4} is below every float: the two tied points share all the weight
         expected = [0.5, 0.5, 0.0]
-    np.testing.assert_allclose(np.exp(log_w), expected, rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(np.exp(log_w), expected, rtol=CANCELLATION, atol=SUBNORMAL_FLOOR)
     if log_norm >= 50:
         gamma = loss.smoothed_margin_scaled(lead, rest, np.float64(log_norm))
-        np.testing.assert_allclose(gamma, 0.5, rtol=1e-12)
+        np.testing.assert_allclose(gamma, 0.5, rtol=IDENTITY)
 
 
 #: γ̃ = γ̄ − O(e^{-‖W‖γ̄}/‖W‖): at large norms they agree to the last bits of a double

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import linteach as lt
+from tolerances import IDENTITY, REORDERED
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -47,10 +48,16 @@ def test_agreement_pattern_and_beta_by_hand():
     np.testing.assert_array_equal(a.side_u, [-1, 1])
     assert a.beta == pytest.approx(1 / np.sqrt(5))  # neuron (2,1) on point (0,1) is closest
     np.testing.assert_array_equal(a.c(0.3)[1], [0.3, 1.0])
-    W[1] = [2.0, -1.0]  # now the w neurons disagree on point (0, 1)
-    assert lt.agreement(W, X) is None
-    W[1] = [2e-12, 1e-12]  # a vanishing neuron has no direction, so no side
-    assert lt.agreement(W, X) is None
+
+
+@pytest.mark.parametrize("w1, why", [
+    ([2.0, -1.0], "the w neurons disagree on point (0, 1)"),
+    ([2e-12, 1e-12], "a vanishing neuron has no direction, so no side"),
+])
+def test_no_agreement_pattern_by_hand(w1, why):
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    W = np.array([[1.0, 1.0], w1, [-1.0, 1.0], [-1.0, 2.0]])
+    assert lt.agreement(W, X) is None, why
 
 
 def test_in_par_and_fractions_by_hand():
@@ -89,7 +96,7 @@ def test_metrics_batched_equal_looped(seed):
                 for b, lo in zip(batched, looped):
                     np.testing.assert_array_equal(b[r], lo)
             else:
-                np.testing.assert_allclose(batched[r], looped, rtol=1e-14)
+                np.testing.assert_allclose(batched[r], looped, rtol=REORDERED)
 
 
 def test_smoothed_margin_metric_matches_formula(rng):
@@ -99,5 +106,5 @@ def test_smoothed_margin_metric_matches_formula(rng):
     W = 3 * np.array([[1.0, 0.0], [1.0, 0.1], [-1.0, 0.0], [-1.0, 0.1]])
     l_sum = net.loss(W, X, y) * 2
     expected = -np.log(np.expm1(l_sum)) / np.linalg.norm(W)
-    np.testing.assert_allclose(lt.smoothed_margin(net, W, X, y), expected, rtol=1e-12)
+    np.testing.assert_allclose(lt.smoothed_margin(net, W, X, y), expected, rtol=IDENTITY)
     assert lt.smoothed_margin(net, W, X, y) <= lt.normalized_margin(net, W, X, y)

@@ -6,6 +6,8 @@ from hypothesis import given, strategies as st
 import linteach as lt
 from linteach._kernels import Fused, flow_state, grad_over_loss
 from linteach.testing import GRAD_RTOL, gradient_check, kink_distance
+from tolerances import (CANCELLATION, GRADIENT_FLOOR, HOMOGENEOUS, HOMOGENEOUS_FLOOR, IDENTITY,
+                        OTHER_ROUTE, REORDERED, SUM_FLOOR, ULPS_FLOOR)
 
 seeds = st.integers(0, 2**32 - 1)
 alphas = st.floats(0.05, 0.95)
@@ -51,8 +53,8 @@ def test_gradient_matches_naive_loop_of_eq3(seed, alpha):
     net, W, X, y = _case(seed, alpha=alpha, v=0.7)
     L, G = net.loss_and_grad(W, X, y)
     L0, G0 = naive_loss_and_grad(net, W, X, y)
-    np.testing.assert_allclose(L, L0, rtol=1e-12)
-    np.testing.assert_allclose(G, G0, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(L, L0, rtol=IDENTITY)
+    np.testing.assert_allclose(G, G0, rtol=OTHER_ROUTE, atol=GRADIENT_FLOOR)
 
 
 @given(seed=seeds)
@@ -66,19 +68,26 @@ def test_batched_equals_looped(seed):
     for a in range(2):
         for b in range(3):
             La, Ga = net.loss_and_grad(W[a, b], X[a, b], y[a, b])
-            np.testing.assert_allclose(L[a, b], La, rtol=1e-13)
-            np.testing.assert_allclose(G[a, b], Ga, rtol=1e-12, atol=1e-15)
-    # shared X broadcasts against batched W
-    np.testing.assert_allclose(net.forward(W, X[0, 0]),
-                               np.stack([[net.forward(W[a, b], X[0, 0]) for b in range(3)]
-                                         for a in range(2)]), rtol=1e-13)
+            np.testing.assert_allclose(L[a, b], La, rtol=REORDERED)
+            np.testing.assert_allclose(G[a, b], Ga, rtol=REORDERED, atol=ULPS_FLOOR)
+
+
+@given(seed=seeds)
+def test_shared_X_broadcasts_against_batched_W(seed):
+    rng = np.random.default_rng(seed)
+    net = lt.Net(k=2, alpha=0.4)
+    W = net.init(3, scale=1.0, rng=rng, batch=(2, 3))
+    X = rng.standard_normal((5, 3))
+    np.testing.assert_allclose(net.forward(W, X),
+                               np.stack([[net.forward(W[a, b], X) for b in range(3)]
+                                         for a in range(2)]), rtol=REORDERED)
 
 
 @given(seed=seeds, c=st.floats(1e-3, 1e3))
 def test_one_homogeneous(seed, c):
     net, W, X, _ = _case(seed)
-    np.testing.assert_allclose(net.forward(c * W, X), c * net.forward(W, X), rtol=1e-11,
-                               atol=1e-12 * c)
+    np.testing.assert_allclose(net.forward(c * W, X), c * net.forward(W, X), rtol=HOMOGENEOUS,
+                               atol=HOMOGENEOUS_FLOOR * c)
 
 
 @given(seed=seeds)
@@ -86,7 +95,7 @@ def test_euler_identity_W_dot_grad_N_equals_N(seed):
     net, W, X, _ = _case(seed)
     grads = net.grad_output(W, X)  # (n, 2k, d)
     np.testing.assert_allclose(np.einsum("jd,njd->n", W, grads), net.forward(W, X),
-                               rtol=1e-11, atol=1e-12)
+                               rtol=HOMOGENEOUS, atol=HOMOGENEOUS_FLOOR)
 
 
 @given(seed=seeds)
@@ -94,14 +103,14 @@ def test_permuting_neurons_within_a_type_leaves_output_unchanged(seed):
     net, W, X, _ = _case(seed, k=4)
     perm = np.random.default_rng(seed).permutation(4)
     Wp = np.vstack([W[:4][perm], W[4:][perm[::-1]]])
-    np.testing.assert_allclose(net.forward(Wp, X), net.forward(W, X), rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(net.forward(Wp, X), net.forward(W, X), rtol=IDENTITY, atol=SUM_FLOOR)
 
 
 @given(seed=seeds)
 def test_swapping_w_and_u_blocks_negates_output(seed):
     net, W, X, _ = _case(seed, k=3)
     np.testing.assert_allclose(net.forward(np.vstack([W[3:], W[:3]]), X), -net.forward(W, X),
-                               rtol=1e-12, atol=1e-13)
+                               rtol=IDENTITY, atol=SUM_FLOOR)
 
 
 @pytest.mark.parametrize("alpha", [0.0, 0.3, 0.9])
@@ -131,9 +140,9 @@ def test_normalized_grad_is_gradient_over_loss(rng):
     L, G = net.loss_and_grad(W, X, y)
     norm = np.linalg.norm(W)
     log_lsum, Gn, log_gnorm = _normalized_grad(net, W / norm, X, y, np.log(norm))
-    np.testing.assert_allclose(np.exp(log_lsum), 6 * L, rtol=1e-12)
-    np.testing.assert_allclose(Gn, G / L, rtol=1e-10, atol=1e-14)
-    np.testing.assert_allclose(log_gnorm, np.log(np.linalg.norm(G / L)), rtol=1e-12)
+    np.testing.assert_allclose(np.exp(log_lsum), 6 * L, rtol=IDENTITY)
+    np.testing.assert_allclose(Gn, G / L, rtol=OTHER_ROUTE, atol=GRADIENT_FLOOR)
+    np.testing.assert_allclose(log_gnorm, np.log(np.linalg.norm(G / L)), rtol=IDENTITY)
 
 
 def test_normalized_grad_finite_far_past_float_range():
@@ -149,7 +158,7 @@ def test_normalized_grad_finite_far_past_float_range():
     assert log_lsum == -np.inf
     i = int(np.argmin(q_hat))
     expected = -y[i] * net.grad_output(direction, X)[i]
-    np.testing.assert_allclose(Gn, expected, rtol=1e-12)
+    np.testing.assert_allclose(Gn, expected, rtol=IDENTITY)
 
 
 def test_normalized_grad_of_a_misclassified_point_far_out_does_not_underflow():
@@ -167,7 +176,7 @@ def test_normalized_grad_of_a_misclassified_point_far_out_does_not_underflow():
     worst = int(np.argmin(q_hat))
     expected = -y[worst] * net.grad_output(direction, X)[worst]
     np.testing.assert_allclose(Gn / np.linalg.norm(Gn), expected / np.linalg.norm(expected),
-                               rtol=1e-9, atol=1e-12)
+                               rtol=CANCELLATION, atol=IDENTITY)
 
 
 @given(seed=seeds, alpha=st.floats(0.0, 0.95))
@@ -177,7 +186,7 @@ def test_backward_is_the_naive_loop_of_eq3(seed, alpha):
     L0, G0 = naive_loss_and_grad(net, W, X, y)
     q = net.margins(W, X, y)
     G = net.backward(W, X, -y * lt.loss.g(q) / len(y))
-    np.testing.assert_allclose(G, G0, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(G, G0, rtol=OTHER_ROUTE, atol=GRADIENT_FLOOR)
 
 
 def test_backward_rejects_coefficients_of_the_wrong_length():
@@ -213,7 +222,7 @@ def test_underflowing_preactivations_keep_their_true_slope(alpha):
     W1 = W.copy()
     kernel.sgd_update(W1, X[0], 1.0, 0.5 * X[0], eta=0.5)
     step = (W1 - W)[:, 0] / (net.a * 0.5 * X[0, 0])  # η y x_0 a_j σ'(z_j) g, g = 1/2
-    np.testing.assert_allclose(step, 0.5 * np.array([1.0, alpha]), rtol=1e-12)
+    np.testing.assert_allclose(step, 0.5 * np.array([1.0, alpha]), rtol=IDENTITY)
     Wb = W[None].copy()
     kernel.sgd_update(Wb, X[0][None, :, None], np.array([1.0]), 0.5 * X[0][None, None, :],
                       eta=0.5)

@@ -55,7 +55,7 @@ TARGETS = {
 #: mutants judged equivalent by reading them (target, function, operator, line) -> reason;
 #: each was checked by hand: no input can tell the mutant from the original
 EQUIVALENT: dict = {
-    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 165):
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 103):
         "equivalent: `[..., 0]` → `[..., -1]` indexes an axis of length 1 (the matrix-vector "
         "product's column), so both pick the same element",
 }
@@ -146,16 +146,16 @@ KILLED_BY: dict = {
     ("verdict", "audit", "core/ReplaceComparisonOperator_Lt_NotEq", 198):
         "an agreeing audit is no disagreement (tests/test_audit.py::"
         "test_audit_agreement_within_allowance_records_nonnegative_slack)",
-    ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 154):
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 92):
         "`c` must stay keyword-only (tests/test_mutation_kills.py::"
         "test_linear_regime_constant_is_keyword_only)",
-    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_USub_UAdd", 163):
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_USub_UAdd", 101):
         "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
         "alone); on 2-D X, axis 1 is axis -1",
-    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_Delete_USub", 163):
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_Delete_USub", 101):
         "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
         "alone); on 2-D X, axis 1 is axis -1",
-    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 161):
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 99):
         "the rule c ≥ 0 at the boundary (test_linear_regime_accepts_every_c_from_zero, "
         "test_linear_regime_rejects_a_negative_c)",
 }

@@ -4,6 +4,13 @@ import dataclasses
 from proofs_check.engine.context import Context
 from proofs_check.engine.runner import run_one
 
+#: the root seed of these runs: the one the committed evidence is made with (the Makefile's
+#: ``SEED ?= 0``), so a claim test runs cases of the same stream as ``make update-claims``
+RUN_SEED = 0
+#: the root seed of a fresh context: another stream than RUN_SEED's, so a test that draws
+#: cases by hand does not just repeat the run's
+CONTEXT_SEED = 1
+
 
 def passes(claim_id: str, **kw):
     """Run ``claim_id`` at the quick budget with one case per family; its control must be caught.
@@ -11,13 +18,13 @@ def passes(claim_id: str, **kw):
     Returns the :class:`~proofs_check.engine.contract.CheckResult` (the verdict is the
     caller's to assert: some tests shrink the families and expect a specific verdict).
     """
-    result = run_one(claim_id, seed=0, budget="quick", cases=1, **kw)
+    result = run_one(claim_id, seed=RUN_SEED, budget="quick", cases=1, **kw)
     assert result.error is None, result.error
     assert result.negative_control_caught is True, result.negative_control
     return result
 
 
 def fresh_context(module, name: str = "test") -> Context:
-    """A context of ``module``'s claim under its own case stream (seed 1, quick budget)."""
-    return Context(dataclasses.replace(module.CLAIM, id=f"{module.CLAIM.id}:{name}"), seed=1,
-                   budget="quick")
+    """A context of ``module``'s claim under its own case stream (CONTEXT_SEED, quick budget)."""
+    return Context(dataclasses.replace(module.CLAIM, id=f"{module.CLAIM.id}:{name}"),
+                   seed=CONTEXT_SEED, budget="quick")

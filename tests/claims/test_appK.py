@@ -15,10 +15,9 @@ def test_appk_passes_and_catches_its_controls():
     assert passes("appK").verdict == "PASS"
 
 
-def test_appk_points_are_lifted():
+def test_appk_points_are_lifted(rng):
     from proofs_check.claims import appK, thm5_1
 
-    rng = np.random.default_rng(0)
     _net, W = linear_regime.draw_net(rng, dict(thm5_1.FAMILIES["random"], d=(4, 4)))
     X = appK.lifted_points(rng, W)
     np.testing.assert_array_equal(X[:, -1], 1.0)

@@ -18,16 +18,16 @@ def test_lem61_passes_and_catches_its_control():
     assert passes("lem6.1").verdict == "PASS"
 
 
-def test_lem61_asymmetric_set_fails_with_a_verified_witness():
-    X, y = lem6_1._asymmetric(np.random.default_rng(0), "rotated")
+def test_lem61_asymmetric_set_fails_with_a_verified_witness(rng):
+    X, y = lem6_1._asymmetric(rng, "rotated")
     res = convex.assumption4_lp(geometry.unit_rows(X), y)
     assert lem6_1.antipodal_slack(res) < 0
     assert lem6_1.witness_holds(res, geometry.unit_rows(X), y)
 
 
 @pytest.mark.parametrize("family", list(lem6_1.FAMILIES))
-def test_lem61_antipodal_families_are_antipodal(family):
-    X, y = lem6_1.antipodal_set(np.random.default_rng(1), family)
+def test_lem61_antipodal_families_are_antipodal(family, rng):
+    X, y = lem6_1.antipodal_set(rng, family)
     m = len(y) // 2
     np.testing.assert_array_equal(X[m:], -X[:m])
     np.testing.assert_array_equal(y[m:], -y[:m])
