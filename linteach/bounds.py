@@ -170,9 +170,9 @@ def _from_logs(n, eps, R_x, R_0, alpha, k, eta, v, w_star_norm):
     args = (n, eps, R_x, R_0, alpha, k, eta, v, w_star_norm)
     out = []
     for name, value in logs.items():
-        if name == "c" and value == -np.inf:
-            out.append(0.0)
-            continue
+        if name == "c" and value < _LOG_HUGE:  # R_0 → 0 (R_0 = 0 gives c = 0): c enters
+            out.append(float(np.exp(value)))    # T_exact and M only through its log, so a
+            continue                            # subnormal or zero c is reported, not refused
         if not _LOG_TINY < value < _LOG_HUGE:
             raise ValueError(_range_error(name, value, args))
         out.append(float(np.exp(value)))
