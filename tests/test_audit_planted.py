@@ -12,7 +12,7 @@ import pytest
 
 import linteach as lt
 import linteach.metrics
-import linteach.strategies
+import linteach.generators
 import linteach.train
 from linteach._kernels import Fused
 from proofs_check.claims import thm5_1, thm6_1
@@ -54,7 +54,7 @@ def _mean_radius(W):
 
 @pytest.fixture
 def radius_as_mean(monkeypatch):
-    for module in (linteach.metrics, lt, linteach.strategies, signs):
+    for module in (linteach.metrics, lt, linteach.generators, signs):
         monkeypatch.setattr(module, "cluster_radius", _mean_radius)
 
 
