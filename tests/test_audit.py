@@ -183,7 +183,7 @@ from proofs_check.engine import registry  # noqa: E402
 
 #: claims that landed on main after the engine audits and are not wired yet: each is a known
 #: gap (strict xfail: wiring one turns its xfail into a failure until it leaves this list)
-NOT_YET_AUDITED = {"lyu2021", "kou2023", "frei2023", "consistency"}
+NOT_YET_AUDITED: set = set()
 
 
 @pytest.mark.parametrize("claim_id", [

@@ -20,7 +20,7 @@ import numpy as np
 from . import audit_ref as ref
 from .audit_base import KKT_TOL, ROUND, finding
 
-__all__ = ["SPECTRAL_RTOL", "SPECTRAL_ATOL", "followup_findings", "forward_points"]
+__all__ = ["SPECTRAL_RTOL", "SPECTRAL_ATOL", "NAMES", "followup_findings", "forward_points"]
 
 #: singular values by Jacobi and by LAPACK agree to ~ε·σ_1 each: ratios and sums of their
 #: squares to a few ε relative; 1e-11 leaves three decades
@@ -30,7 +30,8 @@ SPECTRAL_ATOL = 1e-12
 
 
 def forward_points(W, X, alpha, v) -> np.ndarray:
-    """Eq. 1 neuron by neuron (each one a column over all points): for many fresh points."""
+    """Eq. 1 neuron by neuron, each over all points at once (for many fresh points), and
+    the sums of |terms| that bound its rounding: ``(N, terms)``."""
     X = np.asarray(X, float)
     k = len(W) // 2
     out = np.zeros(len(X))
@@ -115,9 +116,21 @@ def _per_run(net, X, y, W0, r, eta_one_step) -> list:
     return refs
 
 
-def _compare(name, engine, rows) -> dict:
+#: what each recorded key of a follow-up result is (the quantity an ERROR names)
+NAMES = {"srank_end": "stable rank of the limit", "type_srank_end": "per-type stable rank of the "
+         "limit", "rank_ratio": "σ_3/σ_1 of the limit", "weyl_bound": "Weyl certificate "
+         "√(2k)·r/σ_1", "band": "Theorem 5.1 band 2r/‖w̄ − ū‖", "rho_end": "margin spread ρ_q "
+         "of the limit", "in_par": "limit in PAR", "gamma": "γ̄ of the limit", "one_minus_cos":
+         "1 − cos(Ŵ, W_lin)", "srank_gd": "stable rank after GD", "type_srank_gd": "per-type "
+         "stable rank after GD", "rho_gd": "margin spread ρ_q after GD", "srank_init": "stable "
+         "rank of the init", "srank_one_step": "stable rank after one GD step", "rho_half":
+         "margin spread ρ_q of the half-turn companion", "gamma_half": "γ̄ of the half-turn "
+         "companion", "gamma_max": "largest recorded γ̄"}
+
+
+def _compare(key, engine, rows) -> dict:
     ref_vals = [row[0] for row in rows]
-    return finding(name, engine, ref_vals, rtol=max(row[1] for row in rows),
+    return finding(f"{NAMES.get(key, key)} [{key}]", engine, ref_vals, rtol=max(row[1] for row in rows),
                    atol=[row[2] for row in rows])
 
 
@@ -131,9 +144,10 @@ def _solvers(net, X, y, D, r) -> list:
         W8 = np.array([w8] * k + [u8] * k)
         G, h = ref.eq8_rows(X, y, a)
         theta = np.concatenate([w8, u8])
-        if lam.size:  # the kernel duals as the certificate: the engine's own multipliers
+        if lam.size:  # the kernel duals as the certificate: Eq. 8's objective is ‖θ‖², so
+            # 2θ = Σ λ_i y_i ψ_i and the multipliers of the ½‖θ‖² form are λ/2
             out += [finding(f"Eq. 8 kernel duals: KKT {key}", value, 0.0, atol=KKT_TOL)
-                    for key, value in ref.kkt_residuals(theta, lam, G, h).items()]
+                    for key, value in ref.kkt_residuals(theta, lam / 2, G, h).items()]
             if "eq8_dual_ratio" in r:
                 out.append(finding("Eq. 8 dual ratio min λ / max λ", r["eq8_dual_ratio"],
                                    min(lam) / max(lam), rtol=1e-14))
