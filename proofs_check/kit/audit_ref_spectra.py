@@ -39,7 +39,9 @@ def singular_values(W) -> np.ndarray:
                 A[i], A[j] = cs * A[i] - sn * A[j], sn * A[i] + cs * A[j]
         if not rotated:
             break
-    return np.array(sorted((math.sqrt(float(r @ r)) for r in A), reverse=True))
+    # the first min(m, n) (the others are zero up to rounding: rank ≤ min(m, n))
+    values = sorted((math.sqrt(float(r @ r)) for r in A), reverse=True)
+    return np.array(values[:min(np.shape(W))])
 
 
 def stable_rank(W) -> float:
