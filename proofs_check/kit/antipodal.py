@@ -42,7 +42,7 @@ def _eq8_summary(net, X, y, w_svm, D) -> dict:
 
     w8, u8 = convex.solve_eq8(X, y, net.alpha)
     W8 = np.concatenate([np.tile(w8, (net.k, 1)), np.tile(u8, (net.k, 1))])
-    return {"eq8_W": (w8, u8, np.zeros(0)), "eq8_cos_svm": followup.cosine(w8, w_svm), "eq8_cos_u": followup.cosine(u8, -w_svm),
+    return {"eq8_w": w8, "eq8_u": u8, "eq8_cos_svm": followup.cosine(w8, w_svm), "eq8_cos_u": followup.cosine(u8, -w_svm),
             "eq8_gamma": float(lt.normalized_margin(net, W8, X, y)),
             "limit_cos_eq8": np.array([followup.cosine(Dr, W8) for Dr in D])}
 
@@ -95,6 +95,6 @@ def audit_extra(result: dict, alpha: float) -> dict:
     """What the audit adds from the worker's ``result``: every number the check recorded
     (with its arrays), and the SVM and Eq. 8 answers it used for their certificates."""
     extra = {"followup": result, "teacher": result["w_svm"]}
-    if result.get("eq8_W") is not None:
-        extra["eq8"] = (alpha, result["eq8_W"][0], result["eq8_W"][1])
+    if "eq8_w" in result:
+        extra["eq8"] = (alpha, result["eq8_w"], result["eq8_u"])
     return extra

@@ -139,8 +139,9 @@ def _solvers(net, X, y, D, r) -> list:
     a, v, k = net.alpha, net.v, net.k
     out = []
     W8 = None
-    if r.get("eq8_W") is not None:
-        w8, u8, lam = (np.asarray(part, float) for part in r["eq8_W"])
+    if "eq8_w" in r:
+        w8, u8 = np.asarray(r["eq8_w"], float), np.asarray(r["eq8_u"], float)
+        lam = np.asarray(r.get("eq8_lam", ()), float)
         W8 = np.array([w8] * k + [u8] * k)
         G, h = ref.eq8_rows(X, y, a)
         theta = np.concatenate([w8, u8])

@@ -90,7 +90,7 @@ def _solved(net, X, y, D, needs) -> dict:
     out = {}
     if "eq8" in needs:
         W8, lam = _eq8(net, X, y)
-        out.update(eq8_W=(W8[0], W8[-1], lam), srank_eq8=float(followup.stable_rank(W8)),
+        out.update(eq8_w=W8[0], eq8_u=W8[-1], eq8_lam=lam, srank_eq8=float(followup.stable_rank(W8)),
                    eq8_cos=np.array([followup.cosine(Dr, W8) for Dr in D]),
                    eq8_dual_ratio=float(lam.min() / lam.max()))
     if "svm" in needs:
@@ -205,8 +205,8 @@ def audit_extra(result: dict, alpha: float) -> dict:
     """What the audit adds from the worker's ``result``: every number the check recorded
     (with its arrays), and the solver answers it used for their certificates."""
     extra = {"followup": result}
-    if result.get("eq8_W") is not None:
-        extra["eq8"] = (alpha, result["eq8_W"][0], result["eq8_W"][1])
+    if "eq8_w" in result:
+        extra["eq8"] = (alpha, result["eq8_w"], result["eq8_u"])
     if result.get("w_svm") is not None:
         extra["teacher"] = result["w_svm"]
     return extra
