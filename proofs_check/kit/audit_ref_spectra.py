@@ -44,10 +44,11 @@ def singular_values(W) -> np.ndarray:
     return np.array(values[:min(np.shape(W))])
 
 
-def stable_rank(W) -> float:
-    """``‖W‖_F² / σ_1²`` of one matrix (the Frobenius norm summed entry by entry)."""
+def stable_rank(W, sigma_1: float | None = None) -> float:
+    """``‖W‖_F² / σ_1²`` of one matrix (the Frobenius norm summed entry by entry; ``sigma_1``
+    if already known, from :func:`singular_values`)."""
     fro2 = sum(float(e) ** 2 for e in np.asarray(W, float).ravel())
-    return fro2 / float(singular_values(W)[0]) ** 2
+    return fro2 / float(singular_values(W)[0] if sigma_1 is None else sigma_1) ** 2
 
 
 def type_stable_ranks(W):

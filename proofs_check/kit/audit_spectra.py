@@ -59,38 +59,38 @@ def _rho(W, X, y, alpha, v):
     return rho, 0.0, (rho * 2 * ROUND * float((terms / np.abs(q)).max()) if np.isfinite(rho) else 0.0)
 
 
-def _per_run(net, X, y, W0, r, eta_one_step) -> list:
-    """Reference values of the result's per-run arrays: ``(key, reference, rtol, atol)``."""
+def _per_run(net, X, y, W0, r, eta_one_step) -> dict:
+    """Reference rows ``(value, rtol, atol)`` per run, for each per-run key the result records."""
     a, v, k = net.alpha, net.v, net.k
     refs = {}
     D = r.get("D")
     runs = range(len(D)) if D is not None else range(0)
-    rows = {key: [] for key in ("srank_end", "type_srank_end", "rank_ratio", "weyl_bound",
-                                "band", "rho_end", "in_par", "gamma", "one_minus_cos")}
+    z = None
+    if r.get("w_svm") is not None:
+        z = np.asarray(r["w_svm"], float) / math.sqrt(float(np.dot(r["w_svm"], r["w_svm"])))
     for i in runs:
         Dr = D[i]
         s = ref.singular_values(Dr)
         radius = ref.cluster_radius(Dr)
         w_bar, u_bar = _means(Dr)
-        rows["srank_end"].append((ref.stable_rank(Dr), SPECTRAL_RTOL, 0.0))
-        rows["type_srank_end"].append((max(ref.type_stable_ranks(Dr)), SPECTRAL_RTOL, 0.0))
-        rows["rank_ratio"].append((float(s[2] / s[0]) if len(s) > 2 else 0.0, SPECTRAL_RTOL,
-                                   SPECTRAL_ATOL))
         scale = ROUND * math.sqrt(float(np.sum(Dr * Dr)))  # the deviations round at ~ε‖Ŵ‖
-        rows["weyl_bound"].append((math.sqrt(2 * k) * radius / s[0], SPECTRAL_RTOL,
-                                   math.sqrt(2 * k) * scale / s[0]))
         zn = math.sqrt(float(np.sum((w_bar - u_bar) ** 2)))
-        rows["band"].append((2 * radius / zn, SPECTRAL_RTOL, 2 * scale / zn))
-        rows["rho_end"].append(_rho(Dr, X, y, a, v))
-        rows["in_par"].append((float(ref.par(Dr, X, y)[2]), 0.0, 0.0))
-        rows["gamma"].append((ref.normalized_margin(Dr, X, y, a, v), 1e-12, _q_atol(Dr, X, v)))
-        if r.get("w_svm") is not None:
-            z = np.asarray(r["w_svm"], float) / math.sqrt(float(np.dot(r["w_svm"], r["w_svm"])))
-            lin = np.array([z] * k + [-z] * k)
-            rows["one_minus_cos"].append((1.0 - ref.cosine(Dr, lin), 0.0, ROUND))
-    for key, vals in rows.items():
-        if vals and key in r:
-            refs[key] = vals
+        rows = {  # evaluated only for the keys the result records
+            "srank_end": lambda: (ref.stable_rank(Dr, s[0]), SPECTRAL_RTOL, 0.0),
+            "type_srank_end": lambda: (max(ref.type_stable_ranks(Dr)), SPECTRAL_RTOL, 0.0),
+            "rank_ratio": lambda: (float(s[2] / s[0]) if len(s) > 2 else 0.0, SPECTRAL_RTOL,
+                                   SPECTRAL_ATOL),
+            "weyl_bound": lambda: (math.sqrt(2 * k) * radius / s[0], SPECTRAL_RTOL,
+                                   math.sqrt(2 * k) * scale / s[0]),
+            "band": lambda: (2 * radius / zn, SPECTRAL_RTOL, 2 * scale / zn),
+            "rho_end": lambda: _rho(Dr, X, y, a, v),
+            "in_par": lambda: (float(ref.par(Dr, X, y)[2]), 0.0, 0.0),
+            "gamma": lambda: (ref.normalized_margin(Dr, X, y, a, v), 1e-12, _q_atol(Dr, X, v)),
+            "one_minus_cos": lambda: (1.0 - ref.cosine(Dr, np.array([z] * k + [-z] * k)), 0.0,
+                                      ROUND)}
+        for key, row in rows.items():
+            if key in r and (key != "one_minus_cos" or z is not None):
+                refs.setdefault(key, []).append(row())
     if "W_gd" in r:
         refs["srank_gd"] = [(ref.stable_rank(Wr), SPECTRAL_RTOL, 0.0) for Wr in r["W_gd"]]
         refs["type_srank_gd"] = [(max(ref.type_stable_ranks(Wr)), SPECTRAL_RTOL, 0.0)
