@@ -18,6 +18,16 @@ from .kkt import check_Xy
 __all__ = ["A4_MARGIN", "Assumption4Result", "assumption4_lp", "lp_feasible"]
 
 
+def highs(c, A_ub, b_ub):
+    """``linprog`` with HiGHS's default method, then its interior-point method if the first
+    ends with status 4 (HiGHS "model status unknown", seen on nearly degenerate Assumption 4
+    programs of flipped-label sets where the simplex stalls; the caller re-checks the answer)."""
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=(None, None), method="highs")
+    if res.status == 4:
+        res = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=(None, None), method="highs-ipm")
+    return res
+
+
 def lp_feasible(G, h) -> bool:
     """Independent feasibility test of ``Gθ ≥ h`` (HiGHS simplex); ``G (p, m)``, ``h (p,)``."""
     if not hasattr(G, "tocsr"):  # dense: validate (sparse programs come from linteach.convex)
@@ -45,7 +55,7 @@ def lp_feasible(G, h) -> bool:
     e_h = np.frexp(h)[1] + r
     c = int(e_h[h != 0].max()) if np.any(h != 0) else 0
     h = np.ldexp(h, r - c)
-    res = linprog(np.zeros(G.shape[1]), A_ub=-G, b_ub=-h, bounds=(None, None), method="highs")
+    res = highs(np.zeros(G.shape[1]), -G, -h)
     if res.status not in (0, 2):
         raise SolverError(f"HiGHS could not decide feasibility: {res.message}")
     return res.status == 0
@@ -88,10 +98,9 @@ def _a4_slack(P, xj):
     """``(slack, z)`` of ``max z·x_j s.t. Pz ≥ 1, z·x_j ≤ 1``, with its dual re-checked."""
     A = np.vstack([-P, xj])
     b = np.concatenate([-np.ones(len(P)), [1.0]])
-    res = linprog(-xj, A_ub=A, b_ub=b, bounds=(None, None), method="highs")
+    res = highs(-xj, A, b)
     if res.status == 2:  # every z with Pz ≥ 1 has z·x_j > 1: x_j lies deep in the cone
-        inside = linprog(np.zeros(len(xj)), A_ub=-P, b_ub=-np.ones(len(P)),
-                         bounds=(None, None), method="highs")
+        inside = highs(np.zeros(len(xj)), -P, -np.ones(len(P)))
         if inside.status == 0 and xj @ inside.x > 0:
             return -1.0, inside.x  # a strict violation, with its witness
     if res.status != 0:

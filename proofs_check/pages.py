@@ -6,6 +6,9 @@ worst slack, unit, distribution and worst case, the negative control, measuremen
 content hash — so no number on a page can drift from the data.  Everything outside the
 markers is the hand-written part (statement, what is checked, why the control is a control,
 proof sketches) and is kept as it is.  A page without markers gets the section appended.
+The hand-written part quotes no number from a run: it names a measured entry (rendered by
+:func:`measured_lines`, the same for every claim) and the reader finds the value below;
+``tests/test_page_numbers.py`` enforces that.
 
 Each claim with recorded slack distributions also gets ``<id>.slacks.png`` beside its page
 (needs matplotlib; the page's text does not depend on whether it is installed).
@@ -22,7 +25,7 @@ from . import report
 from .engine.io import atomic_write
 
 __all__ = ["BEGIN", "END", "generated_section", "render_page", "stale_pages", "update_pages",
-           "plot_slacks", "plot_name"]
+           "plot_slacks", "plot_name", "measured_lines"]
 
 BEGIN = "<!-- generated:begin -->"
 END = "<!-- generated:end -->"
@@ -56,6 +59,47 @@ def _rounded(value):
     return value
 
 
+#: dicts of scalars with more entries than this are printed on one line, and lists of
+#: strings longer than this are counted, not printed
+_INLINE = 6
+
+
+def _scalar(value) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def _shown(value) -> str:
+    """A scalar, or a list of scalars, for reading (floats at 4 significant digits)."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "—"
+    if isinstance(value, list) and all(_scalar(v) for v in value):
+        if len(value) > _INLINE and any(isinstance(v, str) for v in value):
+            return f"{len(value)} entries (listed in claims.json)"
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if report.number(value) is not None:
+        return _f(value)
+    return f"`{json.dumps(report.strict(_rounded(value)))}`"
+
+
+def measured_lines(name: str, value, depth: int = 0) -> list:
+    """One measured entry as a (nested) Markdown bullet list: ``name: value`` for a scalar or
+    a list of scalars, a line per key for a dict (one line for a dict of many scalars), the
+    JSON text for anything else; generic, so any claim's measurements render the same way."""
+    pad = "  " * depth
+    if isinstance(value, dict) and value:
+        if len(value) > _INLINE and all(_scalar(v) for v in value.values()):
+            return [f"{pad}- `{name}`: " + "; ".join(f"{k} = {_shown(v)}"
+                                                      for k, v in value.items())]
+        if depth < 3:
+            out = [f"{pad}- `{name}`:"]
+            for k, v in value.items():
+                out += measured_lines(str(k), v, depth + 1)
+            return out
+    return [f"{pad}- `{name}`: {_shown(value)}"]
+
+
 def generated_section(doc: dict, claim: dict) -> str:
     """The generated part of ``claim``'s page (Markdown, without the markers)."""
     cid, counts = claim["id"], claim.get("counts", {})
@@ -78,7 +122,9 @@ def generated_section(doc: dict, claim: dict) -> str:
     if nc:
         detail = {k: v for k, v in nc.items() if k not in ("caught", "description")}
         lines.append(f"- Negative control {'caught' if nc['caught'] else '**NOT caught**'}: "
-                     f"{nc['description']} — `{json.dumps(report.strict(_rounded(detail)))}`.")
+                     f"{nc['description']}" + ("; what it recorded:" if detail else "."))
+        for k, v in detail.items():
+            lines += measured_lines(k, v, 1)
     sha = doc["manifest"]["claims"].get(cid, {}).get("ledger_sha256")
     if sha:
         lines.append(f"- Content hashes: {len(claim['ledger'])} cases in the ledger, "
@@ -90,15 +136,16 @@ def generated_section(doc: dict, claim: dict) -> str:
                       "violations | evidence | worst case |", "|---" * 10 + "|"]
         for name, w in claim["clauses"].items():
             q = dict((lv, v) for lv, v in w.get("distribution", {}).get("quantiles", []))
-            lines.append(f"| `{name}` | {_f(w['worst_slack'])} | {w.get('slack_unit') or '—'} | "
+            unit = report.unit_cell(w.get("slack_unit"))
+            lines.append(f"| `{name}` | {_f(w['worst_slack'])} | {unit} | "
                          f"{_f(q.get(0.05))} | {_f(q.get(0.5))} | {_f(q.get(0.95))} | "
                          f"{w['evaluated']} | {_f(w.get('violations'))} | "
                          f"{w.get('evidence') or '—'} | `{w['family']}` seed {w['seed']} |")
     if claim.get("measurements"):
-        lines += ["", "Measured (4 significant digits; all of them in claims.json):", ""]
+        lines += ["", "Measured (4 significant digits, every entry in full in claims.json; "
+                      "the claim module defines what each one is):", ""]
         for k, v in claim["measurements"].items():
-            shown = _f(v) if report.number(v) is not None else f"`{json.dumps(report.strict(_rounded(v)))}`"
-            lines.append(f"- `{k}`: {shown}")
+            lines += measured_lines(k, v)
     if claim.get("notes"):
         lines += ["", "Notes from the check:", ""] + [f"- {n}" for n in claim["notes"]]
     if claim.get("error"):

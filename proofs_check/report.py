@@ -23,7 +23,7 @@ from .engine.io import atomic_write, platform_info, versions
 __all__ = ["TIMING_FIELDS", "RUN_SECTION", "FEW_WITNESSES", "ReportError", "manifest",
            "to_json", "dumps", "parse", "load", "ledger_hash", "reproducible", "to_markdown",
            "atomic_write", "number", "strict", "worst_clause",
-           "fewest_evaluations", "summary_rows"]
+           "fewest_evaluations", "summary_rows", "unit_cell"]
 
 #: keys that measure time: the only per-claim fields allowed to differ between reruns
 TIMING_FIELDS = ("seconds",)
@@ -192,6 +192,11 @@ COLUMNS = (
 )
 
 
+def unit_cell(unit) -> str:
+    """A slack unit for a Markdown table cell ("—" if none; a "|" in it escaped)."""
+    return (unit or "—").replace("|", "\\|")
+
+
 def summary_rows(doc: dict) -> list:
     """The summary table of ``claims.md`` as Markdown lines (header, rows, column legend)."""
     head = [name for name, _ in COLUMNS]
@@ -202,7 +207,7 @@ def summary_rows(doc: dict) -> list:
         name, w = worst_clause(c)
         few = fewest_evaluations(c)
         flag = " ⚠" if c["verdict"] == "PASS" and few is not None and few < FEW_WITNESSES else ""
-        unit = (w or {}).get("slack_unit") or "—"
+        unit = unit_cell((w or {}).get("slack_unit"))
         cells = [f"**{c['verdict']}**", c.get("evidence") or "—", _fmt(c["cases"]),
                  _fmt(counts.get("evaluated")), _fmt(counts.get("inconclusive_cases")),
                  _fmt(counts.get("assumption_not_met_cases")), _fmt(number(c["worst_slack"])),
@@ -227,7 +232,7 @@ def _claim_section(c: dict) -> list:
         for name, w in c["clauses"].items():
             quantiles = dict((q, v) for q, v in w.get("distribution", {}).get("quantiles", []))
             lines.append(f"| {name} | {_fmt(number(w['worst_slack']))} | "
-                         f"{w.get('slack_unit') or '—'} | {_fmt(number(quantiles.get(0.5)))} | "
+                         f"{unit_cell(w.get('slack_unit'))} | {_fmt(number(quantiles.get(0.5)))} | "
                          f"{w['evaluated']} | {w.get('violations', '—')} | "
                          f"{w.get('evidence') or '—'} | `{w['family']}` seed {w['seed']} |")
     if c.get("reproduce"):

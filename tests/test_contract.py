@@ -179,3 +179,11 @@ def test_the_worked_examples_control_is_a_control(tmp_path, monkeypatch):
     monkeypatch.setattr(module, "WRONG_ORDER", 1.0)  # the "false" variant made true
     result = run_one(module.CLAIM.id, seed=0, budget="quick", load=lambda _id: module)
     assert result.negative_control_caught is False and not result.ok
+
+
+@pytest.mark.parametrize("claim_id", list(registry.CHECKS))
+def test_every_clause_states_its_slack_unit(claim_id):
+    claim = registry.load(claim_id).CLAIM
+    missing = [c.name for c in claim.clauses if claim.unit(c.name).strip() in ("", "—", "-")]
+    assert not missing, (f"{claim_id}: clauses {missing} have no slack unit; set "
+                         "Clause(..., slack_unit=...) to what the slack measures")

@@ -177,3 +177,26 @@ def test_cli_pages_flag_regenerates_from_an_existing_report(doc, tmp_path):
     src.write_text(report.dumps(doc))
     assert main(["--from", str(src), "--pages", str(tmp_path / "pages")]) == 0
     assert pages.stale_pages(doc, tmp_path / "pages") == []
+
+
+def test_measurements_render_as_readable_nested_lists():
+    value = {"limit": {"one_minus_cos": [4.162082967e-08, 9.514e-05], "runs": 6},
+             "grid": {f"n={n}": float(n) for n in range(8)}, "reasons": ["r"] * 9,
+             "pins": [{"k": 2}], "flag": None}
+    lines = pages.measured_lines("m", value)
+    assert lines[:4] == ["- `m`:", "  - `limit`:", "    - `one_minus_cos`: [4.162e-08, 9.514e-05]",
+                         "    - `runs`: 6"]
+    assert lines[4] == "  - `grid`: " + "; ".join(f"n={n} = {n}" for n in range(8))
+    assert lines[5:] == ["  - `reasons`: 9 entries (listed in claims.json)",
+                         '  - `pins`: `[{"k": 2}]`', "  - `flag`: —"]
+    assert pages.measured_lines("x", 1.23456e-7) == ["- `x`: 1.235e-07"]
+
+
+def test_a_unit_with_a_bar_stays_in_its_table_cell(doc):
+    other = json.loads(json.dumps(doc))
+    claim = next(c for c in other["claims"] if c["id"] == "self.sgd")
+    for w in claim["clauses"].values():
+        w["slack_unit"] = "fraction of |γ̄|"
+    for text in (pages.generated_section(other, claim), report.to_markdown(other)):
+        rows = [line for line in text.splitlines() if "fraction of" in line]
+        assert rows and all("fraction of \\|γ̄\\|" in line for line in rows)

@@ -43,12 +43,15 @@ CLAIM = Claim(
     clauses=(Clause("zero_region", "depth inside the open cone of the sampled points where "
                     "N = 0 exactly (< 0: a cone point with N ≠ 0); proved for the whole cone when "
                     "α = 0 and every row is exactly w or u (each pre-activation is then ≤ 0 on "
-                    "the cone and σ(z) = 0 there)", evidence="proved"),
+                    "the cone and σ(z) = 0 there)", evidence="proved",
+                    slack_unit="cone depth as a fraction of ‖x‖"),
              Clause("nonlinear_boundary", "+1 when two points with N ≤ 0 have a midpoint with "
-                    "N > 0, all three signs exact", evidence="proved"),
+                    "N > 0, all three signs exact", evidence="proved",
+                    slack_unit="±1 (witness found / not)"),
              Clause("thm51_violated", "largest |cos∠(x, w − u)| of a disagreeing point: sampled, "
                     "and the exact decision's witness; −1 when the exact decision certifies "
-                    "agreement for every x", evidence="proved"),
+                    "agreement for every x", evidence="proved",
+                    slack_unit="|cos∠(x, w − u)| (−1: none)"),
              ENGINE))
 
 #: the band of the exact decision: r = 0, so every band is the whole space
@@ -108,7 +111,7 @@ def _evaluate(case: Case, alpha) -> dict:
     out["witness_signs"] = s.tolist()
     # Theorem 5.1 violated: the largest |cos∠(x, w − u)| among violating points (−1: none)
     Y = np.concatenate([X, rng.standard_normal((100, len(w)))])
-    info = sign_agreement(net, W, Y, c=0.0)
+    info = sign_agreement(net, W, Y, c=BAND)
     bad = ~info["agree"]
     cosines = np.abs(info["D"]) / (np.linalg.norm(w - u) * np.linalg.norm(Y, axis=1))
     out["thm51_violated"] = float(cosines[bad].max()) if bad.any() else -1.0

@@ -16,7 +16,7 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import ENGINE, Case, Claim
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context
 from ..kit import flow
 from ..kit.audit import audit_cases
@@ -25,6 +25,13 @@ from ..kit.geometry import unit_rows
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "witness_slacks"]
 
 CLAUSES = ("train_accuracy_100", "neurons_agree", "not_par", "thm6_2_not_applicable")
+#: what each clause's slack measures (the report's "slack unit")
+SLACK_UNITS = {
+    "train_accuracy_100": "normalised margin γ̄",
+    "neurons_agree": "NAR β, a cosine (−1: max n_diff > 0)",
+    "not_par": "fraction of neurons (less 1/(2k))",
+    "thm6_2_not_applicable": "−(LP slack), or 1 − γ̃ relative to α·v·√k·R_x",
+}
 CLAIM = Claim(
     id="appJ",
     statement="with two antipodal Gaussians and one positive outlier, gradient flow can reach "
@@ -37,7 +44,7 @@ CLAIM = Claim(
           "and a companion at 0.005; a symmetric-Gaussian control family (no outlier)",
     control="the witness clauses applied to every run that ended in PAR (outlier sets and "
             "symmetric Gaussians) must FAIL not_par",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
 N_STEPS = 2000
 INIT_SCALES = (1e-2,) * 4

@@ -22,13 +22,15 @@ import linteach as lt
 from ..kit import linear_regime, sgd_configs
 from ..kit.audit import audit_cases
 from ..kit.thm4_report import measure_looseness, record_sgd_result
-from ..engine.contract import ENGINE, Case, Claim
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "check", "lifted_points", "evaluate_thm51"]
 
 THM51 = "thm5.1_sign_agreement_lifted"
 CLAUSES = sgd_configs.CLAUSES + (THM51,)
+#: what each clause's slack measures (the report's "slack unit")
+SLACK_UNITS = dict(sgd_configs.SLACK_UNITS, **{THM51: "fraction of v·k·|(w̄ − ū)·(x, 1)|"})
 CLAIM = Claim(
     id="appK",
     statement="with a first-layer bias (inputs lifted to (x, 1)), Theorem 4.1 holds with the "
@@ -43,8 +45,10 @@ CLAIM = Claim(
           "thm5.1's random family in d + 1 dims with 200 lifted points each",
     control="u-update sign flipped in SGD on lifted data must FAIL the per-step invariants; "
             "ReLU (α = 0) lifted nets must FAIL the sign agreement",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
+#: Theorem 5.1's band constant, which the lifted nets are held to (docs/math.md §5)
+BAND = 2.0
 #: per-family counts of the thm4.1 part (each case trains 4 inits with an SGD audit)
 SGD_FAMILIES = {"small-n": 3, "large-init": 1}
 #: offset of the data from the origin before lifting (separable only with a bias, mostly)
@@ -60,10 +64,10 @@ def lifted_points(rng: np.random.Generator, W, counts=POINTS) -> np.ndarray:
     n_uni, n_edge, n_in, n_out = counts
     d = W.shape[-1] - 1
     X = [lt.augment_bias(rng.standard_normal((n_uni, d)) * rng.uniform(0.1, 5.0, (n_uni, 1)))]
-    for n, c in ((n_edge, 2.0), (n_in, 2.0 * (1 + linear_regime.EDGE_OFFSET)),
-                 (n_out, 2.0 * (1 - linear_regime.EDGE_OFFSET))):
+    for n, c in ((n_edge, BAND), (n_in, BAND * (1 + linear_regime.EDGE_OFFSET)),
+                 (n_out, BAND * (1 - linear_regime.EDGE_OFFSET))):
         try:
-            P = lt.strategies.band_points(W, 2 * n, c=c, rng=rng)
+            P = lt.generators.band_points(W, 2 * n, c=c, rng=rng)
         except ValueError:  # the band edge has no direction (c·r > ‖w̄ − ū‖)
             continue
         P = P[P[:, -1] > 1e-9 * np.linalg.norm(P, axis=-1)][:n]
@@ -78,7 +82,7 @@ def _thm51_case(case: Case, alpha):
     spec = dict(linear_regime.NET_SPEC, d=(3, 11))  # W has d + 1 columns, x has d ≥ 2
     net, W = linear_regime.draw_net(rng, spec, alpha=alpha)
     X = lifted_points(rng, W)
-    slack, info = linear_regime.theorem51_slacks(net, W, X)
+    slack, info = linear_regime.theorem51_slacks(net, W, X, c=BAND)
     return {"slack": slack, "alpha": net.alpha, "k": net.k, "d": W.shape[-1] - 1,
             "regime_points": int(info["in_regime"].sum()), "points": len(X),
             "bias_gap": float(abs(np.subtract(*lt.neuron_means(W))[-1]))}

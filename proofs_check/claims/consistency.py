@@ -53,16 +53,21 @@ CLAIM = Claim(
             "for the orthogonal ones): eq8_is_lifted_svm and orth_limit_is_eq8_par must FAIL "
             "on every case",
     clauses=(Clause("eq8_is_lifted_svm", "1 − max(1 − cos(w8, w_SVM), 1 − cos(u8, −w_SVM), "
-                                         "|γ̄(W8)/γ̄* − 1|)/SOLVER_TOL"),
+                                         "|γ̄(W8)/γ̄* − 1|)/SOLVER_TOL",
+                    slack_unit="1 − cos or relative margin, over SOLVER_TOL"),
              Clause("limit_is_eq8_and_global_max", "min(1 − (1 − cos(Ŵ, Ŵ8))/COS_TOL, "
-                                                   "1 − |γ̄/γ̄* − 1|/MARGIN_TOL)"),
-             Clause("orth_limit_is_eq8_par", "in PAR (else −1) and 1 − (1 − cos(Ŵ, Ŵ8))/COS_TOL"),
+                                                   "1 − |γ̄/γ̄* − 1|/MARGIN_TOL)",
+                    slack_unit="1 − cos over COS_TOL, relative margin over MARGIN_TOL"),
+             Clause("orth_limit_is_eq8_par", "in PAR (else −1) and 1 − (1 − cos(Ŵ, Ŵ8))/COS_TOL",
+                    slack_unit="1 − cos over COS_TOL (−1: not in PAR)"),
              Clause("orth_ranks_agree", "min(1 − (σ3/σ1)/RANK_TOL, 1 − (per-type srank − 1)/"
                                         "SR_TOL, 2 − srank, 1 − |srank − srank_Eq8|/(SR_MATCH·"
-                                        "srank_Eq8))"),
+                                        "srank_Eq8))",
+                    slack_unit="stable-rank gaps over their tolerances"),
              Clause("orth_margins_agree", "+1 if (all Eq. 8 duals > 0) = (ρ falls to within "
                                           "RHO_TOL of 1), −1 otherwise; and the limit solves "
-                                          "its pattern's (P)"),
+                                          "its pattern's (P)",
+                    slack_unit="±1 (predictions agree / not)"),
              ENGINE))
 
 #: solver-level agreement of Eq. 8 with the lifted SVM (both re-checked to ~1e-9)

@@ -35,7 +35,8 @@ CLAIM = Claim(
     control="the same check on ReLU (α = 0) nets must FAIL (zero cone off the plane)",
     clauses=(Clause(CLAUSE, "s·N/(v·k·|D|) over the sampled points and, for all x, the exact "
                     "decision's bound (α for an exactly clustered leaky net); < 0: a "
-                    "disagreement", evidence="proved"), ENGINE))
+                    "disagreement", evidence="proved",
+                    slack_unit="fraction of v·k·|(w − u)·x|"), ENGINE))
 
 #: the band constant of the exact decision: with r = 0 every band is the whole space
 BAND = 0.0

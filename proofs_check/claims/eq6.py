@@ -23,13 +23,19 @@ import linteach as lt
 
 from ..kit import flow
 from ..kit.audit import audit_cases
-from ..engine.contract import ENGINE, Case, Claim, digest
+from ..engine.contract import ENGINE, Case, Claim, Clause, digest
 from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "bound_slack", "rate_slack",
            "shrink_slack", "mean_loss_gamma"]
 
 CLAUSES = ("gamma_tilde_le_gamma_bar", "rate_nonnegative", "breaks_shrink_with_step")
+#: what each clause's slack measures (the report's "slack unit")
+SLACK_UNITS = {
+    "gamma_tilde_le_gamma_bar": "relative to |γ̄|",
+    "rate_nonnegative": "scale-free sign s of dγ̃/dt",
+    "breaks_shrink_with_step": "fraction of the allowed drop SHRINK·B(h) + DROP_FLOOR",
+}
 CLAIM = Claim(
     id="eq6",
     statement="under Assumption 6.1 (L_sum < log 2), γ̃(W(t)) ≤ γ̄(W(t)) and γ̃ is "
@@ -42,7 +48,7 @@ CLAIM = Claim(
     control="γ̃ with the mean loss (slip 6) must FAIL gamma_tilde_le_gamma_bar; plain Euler "
             "with steps far too large (moving W by 1, 3, 10 times ‖W‖, and their halves) on 4 "
             "separable sets must FAIL breaks_shrink_with_step",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
 #: float64 evaluation of γ̃ and γ̄ (log-space, ~1e-15 relative each); relative allowance
 BOUND_ROUND = 1e-12

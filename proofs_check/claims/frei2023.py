@@ -50,15 +50,19 @@ CLAIM = Claim(
             "limit_rank_at_most_2 must FAIL on every case, and one_step_reduces_rank must FAIL "
             "(the init-2 runs: one step leaves the stable rank of the init)",
     clauses=(Clause("limit_rank_at_most_2", "1 − (σ_3/σ_1)/RANK_TOL at the end",
-                    evidence="proved"),
+                    evidence="proved", slack_unit="σ₃/σ₁ over RANK_TOL"),
              Clause("limit_is_pattern_max_margin", "1 − (1 − cos(Ŵ, W_P))/COS_TOL, W_P the "
-                                                   "pattern-restricted (P) solution"),
+                                                   "pattern-restricted (P) solution",
+                    slack_unit="1 − cos over COS_TOL"),
              Clause("boundary_linear", "1 − (2r/‖w̄ − ū‖)/BAND_TOL: Theorem 5.1 gives sign N = "
-                                       "sign (w̄ − ū)·x outside that band", evidence="proved"),
+                                       "sign (w̄ − ū)·x outside that band", evidence="proved",
+                    slack_unit="band width 2r/‖w̄ − ū‖ over BAND_TOL"),
              Clause("boundary_sampled", "1 − (fraction of fresh points where sign N ≠ "
-                                        "sign (w̄ − ū)·x)/BOUNDARY_TOL"),
+                                        "sign (w̄ − ū)·x)/BOUNDARY_TOL",
+                    slack_unit="disagreeing fraction over BOUNDARY_TOL"),
              Clause("one_step_reduces_rank", "min(1 − srank(W_1)/ONE_STEP_BOUND, 1 − "
-                                             "srank(W_1)/(ONE_STEP_FACTOR·srank(W_0)))"),
+                                             "srank(W_1)/(ONE_STEP_FACTOR·srank(W_0)))",
+                    slack_unit="stable rank relative to its bound"),
              ENGINE))
 
 #: numerical-rank threshold on σ_3/σ_1

@@ -46,12 +46,17 @@ CLAIM = Claim(
           "k = 10, α = 0.3; one GD step, 300 GD steps, 2000 late-phase flow steps",
     control="correlated low-dimensional ball sets (n = 40, d = 6; C_data ≈ 0.02) must FAIL "
             "type_stable_rank_to_1, margins_equalize and eq8_duals_positive on every case",
-    clauses=(Clause("type_stable_rank_to_1", "1 − (max per-type srank − 1)/SR_TOL at the end"),
+    clauses=(Clause("type_stable_rank_to_1", "1 − (max per-type srank − 1)/SR_TOL at the end",
+                    slack_unit="srank − 1 over SR_TOL"),
              Clause("whole_stable_rank_is_eq8s", "1 − |srank(W) − srank(W_Eq8)|/(SR_MATCH·"
-                                                 "srank(W_Eq8)) (runs ending in PAR)"),
-             Clause("margins_equalize", "min(1 − (ρ_end − 1)/RHO_TOL, ρ_gd − ρ_end)"),
-             Clause("spread_is_discretisation", "1 − (mean(ρ − 1) at dt/2 ÷ at dt)/HALVING"),
-             Clause("eq8_duals_positive", "log10(min λ / max λ / DUAL_TOL)/6, −1 for a zero dual"),
+                                                 "srank(W_Eq8)) (runs ending in PAR)",
+                    slack_unit="relative srank gap over SR_MATCH"),
+             Clause("margins_equalize", "min(1 − (ρ_end − 1)/RHO_TOL, ρ_gd − ρ_end)",
+                    slack_unit="margin ratio ρ − 1 over RHO_TOL"),
+             Clause("spread_is_discretisation", "1 − (mean(ρ − 1) at dt/2 ÷ at dt)/HALVING",
+                    slack_unit="spread ratio over HALVING"),
+             Clause("eq8_duals_positive", "log10(min λ / max λ / DUAL_TOL)/6, −1 for a zero dual",
+                    slack_unit="decades of λ_min/λ_max over DUAL_TOL, ÷ 6"),
              ENGINE))
 
 #: per-type stable rank − 1 allowed at the end

@@ -14,7 +14,7 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import ENGINE, Case, Claim, digest
+from ..engine.contract import ENGINE, Case, Claim, Clause, digest
 from ..engine.context import Context, verdict_of
 from ..kit.audit import audit_cases
 from ..kit.geometry import unit_rows
@@ -36,7 +36,7 @@ CLAIM = Claim(
     control="clearly asymmetric sets (a separable ball set; an antipodal set with one negative "
             "rotated 60° in a plane orthogonal to the mean, so the set stays separable) must "
             "FAIL, each with an LP witness z re-checked in NumPy",
-    clauses=(CLAUSE, ENGINE))
+    clauses=(Clause(CLAUSE, slack_unit="LP slack − 1 (scale-free)"), ENGINE))
 
 #: HiGHS's primal/dual feasibility tolerance (1e-7) bounds the error of each LP optimum
 LP_TOL = 1e-6

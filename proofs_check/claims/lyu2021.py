@@ -51,10 +51,14 @@ CLAIM = Claim(
             "margin_bound must FAIL; (b) non-symmetric ball sets: the small-init limit must "
             "fall short of an explicit W (flows from inits 0.5 and 2) by more than "
             "MARGIN_TOL on some case, so limit_reaches_global_max must FAIL",
-    clauses=(Clause("margin_bound", "1 − max_t γ̄(W_t)/γ̄* + BOUND_TOL over recorded states"),
-             Clause("limit_reaches_global_max", "γ̄(W_end)/γ_ref − (1 − MARGIN_TOL)"),
-             Clause("margin_gap_shrinks", "1 − (mean gap at dt/2 / mean gap at dt) / HALVING"),
-             Clause("limit_direction_is_linear", "1 − (1 − cos(Ŵ_end, Ŵ_lin))/COS_TOL"),
+    clauses=(Clause("margin_bound", "1 − max_t γ̄(W_t)/γ̄* + BOUND_TOL over recorded states",
+                    slack_unit="relative to γ̄*"),
+             Clause("limit_reaches_global_max", "γ̄(W_end)/γ_ref − (1 − MARGIN_TOL)",
+                    slack_unit="relative to γ_ref"),
+             Clause("margin_gap_shrinks", "1 − (mean gap at dt/2 / mean gap at dt) / HALVING",
+                    slack_unit="gap ratio over HALVING"),
+             Clause("limit_direction_is_linear", "1 − (1 − cos(Ŵ_end, Ŵ_lin))/COS_TOL",
+                    slack_unit="1 − cos over COS_TOL"),
              ENGINE))
 
 #: the limit's γ̄ must be within this fraction of the global max at the end of the run

@@ -49,9 +49,12 @@ CLAIM = Claim(
             "clause must FAIL on every case — the flipped point's pre-activations and margin "
             "fall, and the run never settles in PAR",
     clauses=(Clause("increment_bound", "min over steps, neurons, points of Δ(±y_j w·x_j) / "
-                                       "(η v α μ ‖x_j‖ m̄ ḡ_t) − 1 + INCREMENT_TOL"),
-             Clause("margins_increase", "min over steps and points of Δq_i / max |Δq|"),
-             Clause("par_entry_within_bound", "1 − T_PAR / T_bound"), ENGINE))
+                                       "(η v α μ ‖x_j‖ m̄ ḡ_t) − 1 + INCREMENT_TOL",
+                    slack_unit="relative to the bound η v α μ ‖x_j‖ m̄ ḡ"),
+             Clause("margins_increase", "min over steps and points of Δq_i / max |Δq|",
+                    slack_unit="fraction of max |Δq|"),
+             Clause("par_entry_within_bound", "1 − T_PAR / T_bound",
+                    slack_unit="fraction of T_bound"), ENGINE))
 
 ETA = 0.01
 N_STEPS = 300

@@ -48,11 +48,13 @@ CLAIM = Claim(
             "reflection (−x, 1); w-neuron biases above every |w·x|, where the two sides differ "
             "by exactly v(1−α)Σ_j w_j·x), and with the mutant constant v k (1+α)/2, must FAIL "
             "in floating point and exactly, on every case",
-    clauses=(Clause("identity_float", "1 − max residual / (ROUNDING_TOL · Σ|terms|)"),
+    clauses=(Clause("identity_float", "1 − max residual / (ROUNDING_TOL · Σ|terms|)",
+                    slack_unit="residual over ROUNDING_TOL·Σ|terms|"),
              Clause("identity_exact", "+1 if both sides are equal as rationals, −1 if not",
-                    evidence="proved"),
+                    evidence="proved", slack_unit="±1 (exactly equal / not)"),
              Clause("antipodal_margin_bound",
-                    "1 − γ̄(W) / (v(1+α)√(k/2) γ_SVM) + MARGIN_TOL on antipodal data"),
+                    "1 − γ̄(W) / (v(1+α)√(k/2) γ_SVM) + MARGIN_TOL on antipodal data",
+                    slack_unit="relative to v(1+α)√(k/2)γ_SVM"),
              ENGINE))
 
 #: floating-point residual allowed, relative to the summed absolute terms (unit roundoff is

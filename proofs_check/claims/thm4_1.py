@@ -7,11 +7,11 @@ targets ε, and four initialisations of different scale), trained as one batch w
 """
 from __future__ import annotations
 
-from ..engine.contract import ENGINE, Claim
+from ..engine.contract import ENGINE, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.audit import audit_cases, bound_findings
-from ..kit.sgd_configs import (CLAUSES, CONTROL_FAMILIES, FAMILIES, INVARIANTS, audit_subject,
-                               run_sgd_case, sgd_items)
+from ..kit.sgd_configs import (CLAUSES, CONTROL_FAMILIES, FAMILIES, INVARIANTS, SLACK_UNITS,
+                               audit_subject, run_sgd_case, sgd_items)
 from ..kit.thm4_report import measure_looseness, record_sgd_result, scaling_exponents
 
 __all__ = ["CLAIM", "check"]
@@ -30,7 +30,7 @@ CLAIM = Claim(
           "families small-n, large-n, large-init, and scaling-n{16..128} for the exponents",
     control="an SGD step with the u-neuron update's sign flipped must break the per-step "
             "invariants (FAIL); non-separable data must come back ASSUMPTION-NOT-MET",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
 
 def _control(ctx: Context) -> None:

@@ -1,8 +1,8 @@
 """Theorem 5.1 (``thm5.1``): outside the band ``|(w̄ − ū)·x| < 2r‖x‖`` the net is linear in sign.
 
-Cases are random nets with a controlled cluster radius (:func:`linteach.strategies.
+Cases are random nets with a controlled cluster radius (:func:`linteach.generators.
 clustered_weights`) and points drawn uniformly, on the band edge, just inside and just
-outside it (:func:`linteach.strategies.band_points`), plus the extremal construction of
+outside it (:func:`linteach.generators.band_points`), plus the extremal construction of
 docs/math.md §5.  Signs are decided exactly (:mod:`proofs_check.kit.signs`).
 
 Each case is then decided exactly (:mod:`proofs_check.kit.certified`): certified at the
@@ -65,9 +65,10 @@ CLAIM = Claim(
             "must show violations on the extremal construction",
     clauses=(Clause(CLAUSE, "s·N/(v·k·|D|) on the band |D| ≥ 2r‖x‖: min over the sampled "
                     "points and the certificate's exact lower bound (< 0: a disagreement)",
-                    evidence="proved"),
+                    evidence="proved", slack_unit="fraction of v·k·|(w̄ − ū)·x|"),
              Clause(SHARP_CLAUSE, "the same at |D| ≥ c_k(α)(1 + 1e-9)·r‖x‖, c_k the sharp "
-                    "constant of the net's width k", evidence="proved"),
+                    "constant of the net's width k", evidence="proved",
+                    slack_unit="fraction of v·k·|(w̄ − ū)·x|"),
              ENGINE))
 
 #: shrink factor of the second negative control (strictly below the sharp constant)

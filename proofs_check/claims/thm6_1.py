@@ -22,7 +22,7 @@ from ..kit import flow
 from ..kit.audit import audit_cases
 from ..kit.nar import (COS_TOL, DRIFT_TOL, RADIUS_TOL, classify, left_pattern, radius_slack,
                        record_run)
-from ..engine.contract import ENGINE, Case, Claim
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "limit_slack",
@@ -30,6 +30,13 @@ __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "pattern_slacks", "limit_s
 
 CLAUSES = ("cluster_radius_vanishes", "limit_solves_pattern_program",
            "pattern_program_clustered", "kkt_residual_small")
+#: what each clause's slack measures (the report's "slack unit")
+SLACK_UNITS = {
+    "cluster_radius_vanishes": "decades of r(Ŵ) (nar.RADIUS_TOL, nar.RADIUS_DECADES)",
+    "limit_solves_pattern_program": "1 − cos over COS_TOL",
+    "pattern_program_clustered": "r/‖W‖ over PROGRAM_CLUSTER_TOL",
+    "kkt_residual_small": "KKT residual over KKT_TOL",
+}
 CLAIM = Claim(
     id="thm6.1",
     statement="under Assumption 6.1, if W(t) stays in an NAR N(β, c^w, c^u) from T_NAR on, "
@@ -47,7 +54,7 @@ CLAIM = Claim(
     control="the prediction of a wrong agreement pattern (one point's w-side flipped, the "
             "first feasible flip from the deepest point; on the first evaluated run of each "
             "case) must FAIL limit_solves_pattern_program",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
 #: relative cluster radius of the solver's pattern optimum (solutions are polished to 1e-10)
 PROGRAM_CLUSTER_TOL = 1e-6

@@ -17,7 +17,7 @@ import linteach as lt
 
 from ..kit import flow
 from ..kit.audit import audit_cases
-from ..engine.contract import ENGINE, Case, Claim
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context
 from ..kit.nar import COS_TOL, classify, left_pattern, radius_slack, record_run
 
@@ -26,6 +26,13 @@ __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "eq8_slack", "boundary_sla
 
 CLAUSES = ("nar_is_par", "cluster_radius_vanishes", "direction_solves_eq8",
            "boundary_matches_eq8")
+#: what each clause's slack measures (the report's "slack unit")
+SLACK_UNITS = {
+    "nar_is_par": "PAR β, a cosine (< 0: a neuron misclassifies)",
+    "cluster_radius_vanishes": "decades of r(Ŵ) (nar.RADIUS_TOL, nar.RADIUS_DECADES)",
+    "direction_solves_eq8": "1 − cos over COS_TOL",
+    "boundary_matches_eq8": "cosine: distance of a disagreeing x from the explained band",
+}
 CLAIM = Claim(
     id="thm6.2",
     statement="under Assumptions 6.1, 3 and 4, if the flow stays in an NAR it is PAR(β) from "
@@ -45,7 +52,7 @@ CLAIM = Claim(
     control="Eq. 8 solved with the wrong α (0.9) must FAIL direction_solves_eq8 on every "
             "evaluated run of the rescaled sets (for exactly symmetric data Eq. 8's direction "
             "does not depend on α, so no such control exists there)",
-    clauses=CLAUSES + (ENGINE,))
+    clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
 #: run quantities copied into each clause record's detail
 DETAIL = ("one_minus_cos", "angle", "a3_ratio", "entry_step")

@@ -64,7 +64,7 @@ class Clause:
 ENGINE_CLAUSE = "engine_agrees"
 ENGINE = Clause(ENGINE_CLAUSE, "1 − (largest |engine − reference| over its allowance) for "
                 "every audited quantity; < 0: the engine disagrees with its definition",
-                evidence="proved")
+                evidence="proved", slack_unit="fraction of each quantity's allowance")
 
 
 @dataclass(frozen=True)

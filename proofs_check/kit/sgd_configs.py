@@ -14,13 +14,21 @@ from linteach.bounds import sgd_update_bound
 from ..engine.contract import Case, digest
 from .sgd_cases import flip_u_update, theorem_teacher, train_configuration
 
-__all__ = ["INVARIANTS", "CLAUSES", "EPOCH_SCALE", "FAMILIES", "SCALING_N", "SCALING_EPS",
-           "CONTROL_FAMILIES", "draw_configuration", "run_sgd_case", "sgd_items",
+__all__ = ["INVARIANTS", "CLAUSES", "SLACK_UNITS", "EPOCH_SCALE", "FAMILIES", "SCALING_N",
+           "SCALING_EPS", "CONTROL_FAMILIES", "draw_configuration", "run_sgd_case", "sgd_items",
            "run_sgd_cases", "audit_subject", "AUDIT_EPOCHS"]
 
 INVARIANTS = ("F_gain_per_step", "G2_gain_per_step")
 CLAUSES = INVARIANTS + ("mistake_epochs_le_T_exact_over_n",
                         "max_loss_le_eps_in_first_mistake_free_epoch", "updates_to_eps_le_M")
+#: what each clause's slack measures (the report's "slack unit")
+SLACK_UNITS = {
+    "F_gain_per_step": "relative to the guaranteed gain 2kηvα·g_t",
+    "G2_gain_per_step": "relative to the bound 2η + 2kη²v²R_x²",
+    "mistake_epochs_le_T_exact_over_n": "fraction of the bound T_exact/n",
+    "max_loss_le_eps_in_first_mistake_free_epoch": "relative to ε",
+    "updates_to_eps_le_M": "fraction of the bound M",
+}
 
 #: epoch caps scale with the budget; a run's trajectory up to a cap does not depend on it
 EPOCH_SCALE = {"quick": 0.5, "standard": 1.0, "thorough": 2.0}

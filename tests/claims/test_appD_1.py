@@ -28,3 +28,19 @@ def test_appD1_witness_signs_for_relu():
     net = lt.Net(k=1, alpha=0.0, v=1.0)
     N = net.forward(geometry.clustered_copies(w, u, 1), appD_1.witness_points(w, u))
     assert N[0] < 0 and N[1] == 0 and N[2] > 0
+
+
+# -- the statement's constants ---------------------------------------------------------------
+def test_the_exact_decision_and_the_sampled_violations_use_the_claims_band(monkeypatch):
+    from proofs_check.claims import appD_1
+    from proofs_check.engine.contract import Case
+
+    seen = []
+    real_signs, real_cert = appD_1.sign_agreement, appD_1.certify_band
+    monkeypatch.setattr(appD_1, "sign_agreement",
+                        lambda *a, c, **kw: seen.append(("sampled", c)) or real_signs(*a, c=c, **kw))
+    monkeypatch.setattr(appD_1, "certify_band",
+                        lambda W, alpha, c: seen.append(("exact", c)) or real_cert(W, alpha, c))
+    rows = appD_1.evaluate_cases(([Case("random", 2)], None))  # ReLU: the claim itself
+    assert appD_1.BAND == 0.0 and seen and all(c == appD_1.BAND for _, c in seen)
+    assert {kind for kind, _ in seen} == {"sampled", "exact"} and rows

@@ -32,3 +32,18 @@ def test_lem61_antipodal_families_are_antipodal(family):
     np.testing.assert_array_equal(X[m:], -X[:m])
     np.testing.assert_array_equal(y[m:], -y[:m])
     assert set(np.unique(y)) == {-1.0, 1.0}
+
+
+# -- the statement's constants ---------------------------------------------------------------
+def test_the_clause_holds_down_to_slack_one_minus_the_lp_tolerance():
+    """Lemma 6.1's conclusion is 'slack ≥ 1' up to HiGHS's accuracy, LP_TOL: just above
+    1 − LP_TOL holds, just below fails, and a vacuous condition (infinite slack) holds."""
+    from types import SimpleNamespace
+
+    def clause(low):
+        return lem6_1.antipodal_slack(SimpleNamespace(slack=np.array([np.inf, low])))
+
+    assert lem6_1.LP_TOL == 1e-6
+    assert clause(1.0 - lem6_1.LP_TOL * (1 - 1e-6)) > 0
+    assert clause(1.0 - lem6_1.LP_TOL * (1 + 1e-6)) < 0
+    assert clause(np.inf) == lem6_1.VACUOUS > 0
