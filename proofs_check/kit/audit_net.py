@@ -17,9 +17,9 @@ def net_findings(net, W, X, y) -> list:
     a, v = net.alpha, net.v
     terms = (np.abs(X) @ np.abs(W).T).sum(axis=1) * v  # Σ_j Σ_l v|x_l w_jl|: the sum's terms
     out = [finding("forward (Eq. 1)", net.forward(W, X), ref.forward(W, X, a, v),
-                    atol=ROUND * terms + 1e-300),
+                   atol=ROUND * terms + 1e-300),
            finding("cluster radius r", lt.cluster_radius(W), ref.cluster_radius(W),
-                    rtol=ROUND, atol=ROUND * np.abs(W).max())]
+                   rtol=ROUND, atol=ROUND * np.abs(W).max())]
     mask, lhs, rhs = ref.band_mask(W, X)
     # decidable points: farther from the edge than the rounding of both sides (the means
     # round at ~1e-16·max|W|, so r is uncertain by that much however small it is)
@@ -46,13 +46,13 @@ def net_findings(net, W, X, y) -> list:
     gscale = ROUND * v * np.abs(X).max()  # n terms of size ≤ v|x|/n each
     out += [finding("mean loss L (Eq. 2)", L, ref.mean_loss(q), rtol=1e-12),
             finding("∇L, per-example loop of Eq. 3", G, ref.grad_mean_loss(W, X, y, a, v),
-                     atol=gscale + 1e-300),
+                    atol=gscale + 1e-300),
             finding("normalized margin γ̄", lt.normalized_margin(net, W, X, y),
-                     ref.normalized_margin(W, X, y, a, v), rtol=1e-12)]
+                    ref.normalized_margin(W, X, y, a, v), rtol=1e-12)]
     lsum = math.exp(ref.log_sum_loss(q))
     if 0 < lsum < 700:
         out.append(finding("smoothed margin γ̃ (Eq. 5, summed loss)",
-                            lt.smoothed_margin(net, W, X, y), ref.smoothed_margin(W, X, y, a, v),
+                           lt.smoothed_margin(net, W, X, y), ref.smoothed_margin(W, X, y, a, v),
                             rtol=1e-10, atol=1e-12))
     out += fd_findings(net, W, X, y, G)
     return out
@@ -76,5 +76,5 @@ def fd_findings(net, W, X, y, G, n_dir: int = 3) -> list:
         exact = float(np.sum(G * E))
         noise = 4 * np.finfo(float).eps * float(net.loss(W, X, y)) / h
         out.append(finding("∇L by central differences", exact, fd, rtol=FD_RTOL,
-                            atol=noise + FD_RTOL * np.linalg.norm(G), evidence="probed"))
+                           atol=noise + FD_RTOL * np.linalg.norm(G), evidence="probed"))
     return out

@@ -43,7 +43,7 @@ def solver_findings(subject) -> list:
             j = res.witness_index
             other = X[y == -y[j]] * -y[j]
             out.append(finding("Assumption 4 witness z·x ≥ 1 on the other class",
-                                min(1.0, float((other @ (-y[j] * res.witness)).min())), 1.0,
+                               min(1.0, float((other @ (-y[j] * res.witness)).min())), 1.0,
                                 atol=1e-9))
     return out
 

@@ -28,14 +28,14 @@ def sgd_findings(net, W0, X, y, spec) -> list:
         epochs = order[:, r].reshape(spec["epochs"], n)
         drawn = np.stack([expected[r].permutation(n) for _ in range(spec["epochs"])])
         out += [finding("SGD epoch visits each point once", np.sort(epochs, axis=1),
-                         np.tile(np.arange(n), (spec["epochs"], 1))),
+                        np.tile(np.arange(n), (spec["epochs"], 1))),
                 finding("SGD order = documented draw (rng.spawn child per run)", epochs, drawn)]
         if r not in (0, R - 1):
             continue
         W_ref = ref.sgd_replay(W0[r], X, y, order[:, r], spec["eta"], net.alpha, net.v)
         W_eng = run.W[r] if R > 1 else run.W
         out.append(finding("SGD trajectory replayed (batch 1, Eq. 3)", W_eng, W_ref,
-                            atol=TRAJECTORY_RTOL * (np.abs(W_ref).max() + spec["eta"])))
+                           atol=TRAJECTORY_RTOL * (np.abs(W_ref).max() + spec["eta"])))
     return out
 
 
@@ -45,9 +45,9 @@ def flow_findings(net, W0, X, y, spec) -> list:
     h = spec.get("euler_dt", 1.0)
     eu = lt.gradient_flow(net, W0, (X, y), dt=h, n_steps=steps, record="all")
     out = [finding("plain Euler replayed", eu.W, ref.euler_replay(W0, X, y, h, steps, a, v),
-                    atol=TRAJECTORY_RTOL * scale),
+                   atol=TRAJECTORY_RTOL * scale),
            finding("plain Euler continuous time", eu.log_time, math.log(h * steps),
-                    atol=1e-14)]
+                   atol=1e-14)]
     out += normalized_findings(net, W0, X, y, dt, "early")
     late = lt.gradient_flow(net, W0, (X, y), dt=spec.get("late_dt", 0.05), n_steps=LATE_STEPS,
                             normalized=True, record=2)
@@ -75,7 +75,7 @@ def flow_findings(net, W0, X, y, spec) -> list:
             plus = ref.log_sum_loss(y * ref.forward(W + h * E, X, a, v))
             minus = ref.log_sum_loss(y * ref.forward(W - h * E, X, a, v))
             out.append(finding("late-phase ∇L/L by central differences of log L_sum",
-                                float(np.sum(Gn * E)) , (plus - minus) / (2 * h),
+                               float(np.sum(Gn * E)) , (plus - minus) / (2 * h),
                                 rtol=FD_RTOL, atol=FD_RTOL * np.linalg.norm(Gn)
                                 + 4e-16 * abs(log_lsum) / h, evidence="probed"))
     return out
@@ -89,15 +89,15 @@ def normalized_findings(net, W0, X, y, dt, when) -> list:
     W_eng = run.direction * np.exp(run.log_norm)
     tr = run.trace
     out = [finding(f"normalized flow = Euler with h = dt‖W‖/‖∇L‖ ({when})", W_eng, W_ref,
-                    atol=TRAJECTORY_RTOL * np.abs(W_ref).max()),
+                   atol=TRAJECTORY_RTOL * np.abs(W_ref).max()),
            # log h_t holds log L_sum, which moves by |q|·δ when W moves by a relative δ
            finding(f"recorded continuous time = Σ step times ({when})", run.log_time, log_time,
-                    atol=TRAJECTORY_RTOL * (1 + np.abs(tr["log_loss"]).max())),
+                   atol=TRAJECTORY_RTOL * (1 + np.abs(tr["log_loss"]).max())),
            finding(f"trace γ̄ ({when})", tr["normalized_margin"][-1],
-                    ref.normalized_margin(W_ref, X, y, a, v), rtol=1e-9, atol=1e-12)]
+                   ref.normalized_margin(W_ref, X, y, a, v), rtol=1e-9, atol=1e-12)]
     lsum = math.exp(ref.log_sum_loss(y * ref.forward(W_ref, X, a, v)))
     if 0 < lsum < 700:
         out.append(finding(f"trace γ̃, Eq. 5 with the summed loss ({when})",
-                            tr["smoothed_margin"][-1], ref.smoothed_margin(W_ref, X, y, a, v),
+                           tr["smoothed_margin"][-1], ref.smoothed_margin(W_ref, X, y, a, v),
                             rtol=1e-8, atol=1e-10))
     return out
