@@ -17,7 +17,7 @@ import linteach.metrics
 import linteach.generators
 import linteach.train
 from linteach._kernels import Fused
-from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, thm5_1, thm6_1
+from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, thm5_1, thm6_1, thm6_2
 from proofs_check.engine.contract import Case
 from proofs_check.engine.runner import run_one
 from proofs_check.kit import antipodal, audit, followup, orthogonal, sgd_cases, sgd_configs, signs
@@ -170,10 +170,12 @@ def test_thm41_constants_with_R_x_inverted_are_caught_on_a_drawn_R_x():
     assert {"Thm 4.1 T_exact", "Thm 4.1 M"} <= _failing(audit.audit_subject(subject))
 
 
+@pytest.mark.parametrize("module, family", [(eq6, "separable"), (thm6_1, "symmetric"),
+                                            (thm6_2, "symmetric-a0.3")])
 @pytest.mark.usefixtures("v_dropped_from_full_batch_gradient")
-def test_v_dropped_from_the_flow_gradient_is_caught_on_eq6s_v_not_1_family():
-    subject = eq6.audit_subject(Case("separable", 3))
-    assert subject["net"].v != 1.0  # the family states v = 0.5
+def test_v_dropped_from_the_flow_gradient_is_caught_on_a_v_not_1_family(module, family):
+    subject = module.audit_subject(Case(family, 3))
+    assert subject["net"].v == module.FAMILIES[family]["v"] != 1.0  # stated by the family
     failing = _failing(audit.audit_subject(subject))
     assert {"∇L, per-example loop of Eq. 3", "plain Euler replayed"} <= failing
 
