@@ -157,6 +157,35 @@ def test_reference_sgd_constants_match_the_engine():
         assert mine[key] == pytest.approx(getattr(bd, key), rel=1e-12), key
 
 
+def test_reference_spectra_match_the_engine(small, rng):
+    from proofs_check.kit import followup
+
+    net, W, X, y = small
+    low = rng.standard_normal((12, 2)) @ rng.standard_normal((2, 30)) \
+        + 1e-7 * rng.standard_normal((12, 30))  # rank 2 plus a little: σ_3/σ_1 ~ 1e-8
+    for A in (W, low, rng.standard_normal((20, 100))):
+        s = np.linalg.svd(A, compute_uv=False)
+        np.testing.assert_allclose(ref.singular_values(A), s, rtol=1e-12, atol=1e-14 * s[0])
+        assert ref.stable_rank(A) == pytest.approx(followup.stable_rank(A), rel=1e-12)
+        assert ref.rank_ratio(A) == pytest.approx(followup.rank_ratio(A), rel=1e-6, abs=1e-14)
+    assert ref.type_stable_ranks(W) == pytest.approx(followup.type_stable_ranks(W), rel=1e-12)
+    q = y * net.forward(W, X)
+    y = np.where(q > 0, y, -y)  # every point classified: a finite spread
+    assert ref.margin_ratio(W, X, y, 0.3, 1.7) == pytest.approx(
+        float(followup.margin_ratio(net, W, X, y)), rel=1e-12)
+    assert ref.orthogonality_constant(X) == pytest.approx(followup.orthogonality_constant(X),
+                                                          rel=1e-13)
+    w = rng.standard_normal(4)
+    assert ref.lifted_svm_margin(w, 3, 0.3, 1.7) == pytest.approx(
+        followup.lifted_svm_margin(net, w), rel=1e-14)
+    assert ref.cosine(W, 2 * W + 1) == pytest.approx(followup.cosine(W, 2 * W + 1), rel=1e-14)
+
+
+def test_reference_spectra_see_a_stable_rank_without_its_squares(rng):
+    A = rng.standard_normal((10, 40))
+    assert ref.stable_rank(A) > 1.5 and abs(np.sqrt(ref.stable_rank(A)) - ref.stable_rank(A)) > 0.3
+
+
 def test_reference_kkt_is_zero_at_the_svm_and_not_at_a_scaled_one(rng):
     ds = lt.make_separable(20, 3, margin=0.3, rng=rng)
     w = lt.max_margin_teacher(ds.X, ds.y)
@@ -183,7 +212,7 @@ from proofs_check.engine import registry  # noqa: E402
 
 #: claims that landed on main after the engine audits and are not wired yet: each is a known
 #: gap (strict xfail: wiring one turns its xfail into a failure until it leaves this list)
-NOT_YET_AUDITED = {"lyu2021", "kou2023", "frei2023", "consistency"}
+NOT_YET_AUDITED: set = set()
 
 
 @pytest.mark.parametrize("claim_id", [

@@ -11,14 +11,16 @@ import numpy as np
 import pytest
 
 import linteach as lt
+import linteach.bounds
+import linteach.convex
 import linteach.metrics
-import linteach.strategies
+import linteach.generators
 import linteach.train
 from linteach._kernels import Fused
-from proofs_check.claims import thm5_1, thm6_1
+from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, thm5_1, thm6_1, thm6_2
 from proofs_check.engine.contract import Case
 from proofs_check.engine.runner import run_one
-from proofs_check.kit import audit, sgd_cases, sgd_configs, signs
+from proofs_check.kit import antipodal, audit, followup, orthogonal, sgd_cases, sgd_configs, signs
 
 
 class _WithReplacement:
@@ -54,7 +56,7 @@ def _mean_radius(W):
 
 @pytest.fixture
 def radius_as_mean(monkeypatch):
-    for module in (linteach.metrics, lt, linteach.strategies, signs):
+    for module in (linteach.metrics, lt, linteach.generators, signs):
         monkeypatch.setattr(module, "cluster_radius", _mean_radius)
 
 
@@ -76,6 +78,34 @@ def monitor_eps0_doubled(monkeypatch):
         real(self, *a, **kw)
         self.eps0 = 2.0 * self.eps0
     monkeypatch.setattr(sgd_cases.Monitor, "__init__", init)
+
+
+@pytest.fixture
+def thm41_R_x_squared_inverted(monkeypatch):
+    """Every R_x² in Theorem 4.1's constants read as 1/R_x² (equivalent at R_x = 1)."""
+    real = linteach.bounds._direct
+    monkeypatch.setattr(linteach.bounds, "_direct",
+                        lambda n, eps, R_x, *rest: real(n, eps, 1.0 / R_x, *rest))
+
+
+@pytest.fixture
+def stable_rank_without_squares(monkeypatch):
+    """``‖W‖_F/‖W‖_2`` for the stable rank: → 1 exactly when the true one does (kou2023's
+    per-type clause cannot see it)."""
+    real = followup.stable_rank
+    monkeypatch.setattr(followup, "stable_rank", lambda W: np.sqrt(real(W)))
+
+
+@pytest.fixture
+def eq8_duals_at_half_scale(monkeypatch):
+    """The ½-form multipliers μ = λ/2 reported as Eq. 8's duals λ (the dual ratio, all that
+    kou2023's clause reads, is unchanged)."""
+    real = linteach.convex.eq8_kernel_dual
+
+    def half(*a, **kw):
+        w, u, lam = real(*a, **kw)
+        return w, u, lam / 2
+    monkeypatch.setattr(linteach.convex, "eq8_kernel_dual", half)
 
 
 SGD_CASE = Case("small-n", 20210101)
@@ -133,6 +163,61 @@ def test_a_wrong_pattern_program_answer_is_caught_by_its_kkt_residuals():
     assert "pattern-restricted (P): KKT stationarity" in _failing(bad)
 
 
+@pytest.mark.usefixtures("thm41_R_x_squared_inverted")
+def test_thm41_constants_with_R_x_inverted_are_caught_on_a_drawn_R_x():
+    subject = sgd_configs.audit_subject(SGD_CASE)
+    assert abs(np.linalg.norm(subject["X"], axis=1).max() - 1.0) > 0.05  # R_x drawn, not 1
+    assert {"Thm 4.1 T_exact", "Thm 4.1 M"} <= _failing(audit.audit_subject(subject))
+
+
+@pytest.mark.parametrize("module, family", [(eq6, "separable"), (thm6_1, "symmetric"),
+                                            (thm6_2, "symmetric-a0.3")])
+@pytest.mark.usefixtures("v_dropped_from_full_batch_gradient")
+def test_v_dropped_from_the_flow_gradient_is_caught_on_a_v_not_1_family(module, family):
+    subject = module.audit_subject(Case(family, 3))
+    assert subject["net"].v == module.FAMILIES[family]["v"] != 1.0  # stated by the family
+    failing = _failing(audit.audit_subject(subject))
+    assert {"∇L, per-example loop of Eq. 3", "plain Euler replayed"} <= failing
+
+
+def _followup_subject(module, family):
+    """One case of a follow-up claim, its worker's result and the audit subject (runs cut)."""
+    case = Case(family, 11)
+    spec = dict(module.FAMILIES[family], gd_steps=40, flow_steps=300, steps=300)
+    if "kind" in spec:  # nearly orthogonal data (kit.orthogonal)
+        r = orthogonal.orth_cases(([case], spec, module.NET, module.NEEDS))[0]
+        extra = orthogonal.audit_extra(r, module.NET["alpha"])
+    else:
+        r = antipodal.antipodal_cases(([case], spec, module.NET, module.INIT_SCALES, True))[0]
+        extra = antipodal.audit_extra(r, module.NET["alpha"])
+    return {**module.audit_subject(case), **extra}
+
+
+@pytest.mark.parametrize("module", [kou2023, frei2023, lyu2021])
+def test_no_followup_finding_fails_on_the_stock_engine(module):
+    assert _failing(audit.audit_subject(_followup_subject(module, list(module.FAMILIES)[0]))) \
+        == set()
+
+
+@pytest.mark.usefixtures("stable_rank_without_squares")
+def test_stable_rank_without_squares_is_caught_on_a_kou2023_case():
+    failing = _failing(audit.audit_subject(_followup_subject(kou2023, "orth-n10-d40")))
+    assert {"stable rank of the limit [srank_end]",
+            "per-type stable rank of the limit [type_srank_end]"} <= failing
+
+
+@pytest.mark.usefixtures("eq8_duals_at_half_scale")
+def test_eq8_duals_at_half_scale_are_caught_by_their_certificate_on_kou2023():
+    failing = _failing(audit.audit_subject(_followup_subject(kou2023, "orth-n10-d40")))
+    assert "Eq. 8 kernel duals: KKT stationarity" in failing
+
+
+@pytest.mark.usefixtures("radius_as_mean")
+def test_cluster_radius_as_a_mean_is_caught_on_frei2023s_weyl_certificate():
+    failing = _failing(audit.audit_subject(_followup_subject(frei2023, "orth-n10-d40")))
+    assert "Weyl certificate √(2k)·r/σ_1 [weyl_bound]" in failing
+
+
 # -- the whole claim ends ERROR ---------------------------------------------------------------
 def _claim_error(claim_id):
     res = run_one(claim_id, seed=0, budget="quick", cases=1)
@@ -170,3 +255,27 @@ def test_thm41_errors_when_its_constants_are_off_by_n():
 @pytest.mark.usefixtures("monitor_eps0_doubled")
 def test_thm41_errors_when_the_checks_own_eps0_is_off_by_a_factor():
     assert "Thm 4.1 eps0" in _claim_error("thm4.1")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("thm41_R_x_squared_inverted")
+def test_thm41_errors_when_R_x_squared_is_inverted_in_its_constants():
+    assert "Thm 4.1" in _claim_error("thm4.1")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("v_dropped_from_full_batch_gradient")
+def test_eq6_errors_when_v_is_dropped_from_the_flow_gradient():
+    assert "∇L" in _claim_error("eq6")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("stable_rank_without_squares")
+def test_kou2023_errors_when_the_stable_rank_drops_its_squares():
+    assert "stable rank" in _claim_error("kou2023")
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("eq8_duals_at_half_scale")
+def test_consistency_errors_when_eq8_duals_are_at_half_scale():
+    assert "Eq. 8 kernel duals" in _claim_error("consistency")

@@ -22,14 +22,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.contract import Claim, Clause
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
+from ..kit import antipodal, orthogonal
 from ..kit.antipodal import antipodal_cases
+from ..kit.audit import audit_cases
 from ..kit.flow import span
 from ..kit.orthogonal import C_MIN, run_orth_families
 
 __all__ = ["CLAIM", "CLAUSES", "SOLVER_TOL", "COS_TOL", "MARGIN_TOL", "RANK_TOL", "SR_TOL",
-           "RHO_TOL", "SR_MATCH", "check", "antipodal_slacks", "orthogonal_slacks"]
+           "RHO_TOL", "SR_MATCH", "check", "antipodal_slacks", "orthogonal_slacks",
+           "audit_subject"]
 
 CLAUSES = ("eq8_is_lifted_svm", "limit_is_eq8_and_global_max", "orth_limit_is_eq8_par",
            "orth_ranks_agree", "orth_margins_agree")
@@ -64,7 +67,8 @@ CLAIM = Claim(
              Clause("orth_margins_agree", "+1 if (all Eq. 8 duals > 0) = (ρ falls to within "
                                           "RHO_TOL of 1), −1 otherwise; and the limit solves "
                                           "its pattern's (P)",
-                    slack_unit="±1 (predictions agree / not)")))
+                    slack_unit="±1 (predictions agree / not)"),
+             ENGINE))
 
 #: solver-level agreement of Eq. 8 with the lifted SVM (both re-checked to ~1e-9)
 SOLVER_TOL = 1e-6
@@ -112,7 +116,7 @@ def orthogonal_slacks(r: dict) -> dict:
             "orth_margins_agree": 1.0 if (duals_positive == equalizing and solves) else -1.0}
 
 
-def _antipodal(ctx: Context, families: dict) -> list:
+def _antipodal(ctx: Context, families: dict, extras=None) -> list:
     out = []
     for family, spec in families.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
@@ -121,6 +125,8 @@ def _antipodal(ctx: Context, families: dict) -> list:
         res = ctx.map(antipodal_cases, [(cases, spec, ANTI_NET, ANTI_SCALES, True)])[0]
         for case, r in zip(cases, res):
             ctx.ledger(case, data=r["data"])
+            if extras is not None:
+                extras[case] = antipodal.audit_extra(r, ANTI_NET["alpha"])
             if np.any(r["gamma"] <= 0):
                 ctx.inconclusive(case, "a run has not classified every point")
                 continue
@@ -131,10 +137,12 @@ def _antipodal(ctx: Context, families: dict) -> list:
     return out
 
 
-def _orthogonal(ctx: Context, families: dict, c_min) -> list:
+def _orthogonal(ctx: Context, families: dict, c_min, extras=None) -> list:
     out = []
     for case, _f, r in run_orth_families(ctx, families, ORTH_NET, ("eq8", "pattern"),
                                          c_min=c_min):
+        if extras is not None:
+            extras[case] = orthogonal.audit_extra(r, ORTH_NET["alpha"])
         for clause, slack in orthogonal_slacks(r).items():
             if clause in ctx.claim.clause_names:
                 ctx.record(clause, slack, case, C_data=r["C_data"])
@@ -143,8 +151,9 @@ def _orthogonal(ctx: Context, families: dict, c_min) -> list:
 
 
 def check(ctx: Context) -> None:
-    anti = _antipodal(ctx, ANTIPODAL)
-    orth = _orthogonal(ctx, ORTH, C_MIN)
+    extras = {}
+    anti = _antipodal(ctx, ANTIPODAL, extras)
+    orth = _orthogonal(ctx, ORTH, C_MIN, extras)
     if anti:
         ctx.measure("antipodal", {
             "eq8_one_minus_cos_svm": span(1 - r["eq8_cos_svm"] for r in anti),
@@ -158,6 +167,7 @@ def check(ctx: Context) -> None:
             "srank_eq8": span(r["srank_eq8"] for r in orth),
             "eq8_dual_ratio": span(r["eq8_dual_ratio"] for r in orth),
             "rho_end": span(x for r in orth for x in r["rho_end"])})
+    audit_cases(ctx, ctx.drawn, audit_subject, extra=extras)
     sub = ctx.control_context("control", clauses=("eq8_is_lifted_svm", "orth_limit_is_eq8_par"))
     _antipodal(sub, CONTROL_ANTI)
     _orthogonal(sub, CONTROL_ORTH, None)
@@ -168,3 +178,11 @@ def check(ctx: Context) -> None:
                          "limit is not Eq. 8's PAR solution, every case", controls=sub,
                          violations={c: w.violations for c, w in sub.worst.items()},
                          evaluations={c: w.evaluated for c, w in sub.worst.items()})
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data, inits and runs; the check's recorded numbers come as ``extra``."""
+    if case.family in ANTIPODAL:
+        return antipodal.audit_subject(case, ANTIPODAL[case.family], ANTI_NET, ANTI_SCALES)
+    return orthogonal.audit_subject(case, ORTH[case.family], ORTH_NET)

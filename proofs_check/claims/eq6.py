@@ -42,9 +42,9 @@ CLAIM = Claim(
               "non-decreasing along gradient flow",
     reference="Eq. 5, Eq. 6, Assumption 6.1 (docs/math.md §4; Lyu & Li 2020)",
     hypotheses="the state is past Assumption 6.1: L_sum < log 2 with the summed loss",
-    cases="per case a data set (symmetric Gaussians or a separable ball, n 30, d 4) and inits "
-          "1e-2 and 0.3 (k 5, α 0.3); late-phase flow 1500 steps of turn 0.01 (companion "
-          "0.005) and plain Euler 200 steps of time 1 (companion 0.5), every step recorded",
+    cases="per case a data set (symmetric Gaussians, v 1, or a separable ball, v 0.5; n 30, "
+          "d 4) and inits 1e-2 and 0.3 (k 5, α 0.3); late-phase flow 1500 steps of turn 0.01 "
+          "(companion 0.005) and plain Euler 200 steps of time 1 (companion 0.5), every step recorded",
     control="γ̃ with the mean loss (slip 6) must FAIL gamma_tilde_le_gamma_bar; plain Euler "
             "with steps far too large (moving W by 1, 3, 10 times ‖W‖, and their halves) on 4 "
             "separable sets must FAIL breaks_shrink_with_step",
@@ -75,7 +75,7 @@ INIT_SCALES = (1e-2, 0.3)
 CHUNK = flow.cases_per_batch(len(INIT_SCALES))
 _BASE = dict(n=30, d=4, k=5, alpha=0.3)
 FAMILIES = {"symmetric": dict(_BASE, count=4, kind="symmetric"),
-            "separable": dict(_BASE, count=4, kind="separable", margin=0.1)}
+            "separable": dict(_BASE, count=4, kind="separable", margin=0.1, v=0.5)}
 
 
 def bound_slack(gamma_tilde, gamma_bar):
@@ -191,7 +191,7 @@ def run_cases(item) -> list:
     """
     cases, family, control, n_late = item
     spec = FAMILIES.get(family) or FAMILIES["separable"]
-    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec.get("v", 1.0))
     built = _build(cases, spec, net)
     per, n = len(INIT_SCALES), spec["n"]
     X, y, W0 = flow.stack_runs(built)
@@ -299,6 +299,6 @@ def check(ctx: Context) -> None:
 def audit_subject(case: Case):
     """``case``'s data and inits, and its flows' steps (late-phase turn, plain Euler step)."""
     spec = FAMILIES[case.family]
-    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec.get("v", 1.0))
     X, y, W0 = _build([case], spec, net)[0]
     return {"net": net, "W": W0, "X": X, "y": y, "flow": {"dt": DT, "euler_dt": EULER_STEP}}

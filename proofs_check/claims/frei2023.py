@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.contract import Claim, Clause
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.flow import span
+from ..kit import orthogonal
+from ..kit.audit import audit_cases
 from ..kit.orthogonal import C_MIN, run_orth_families
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "RANK_TOL", "COS_TOL", "BOUNDARY_TOL", "BAND_TOL",
-           "ONE_STEP_BOUND", "ONE_STEP_FACTOR", "check", "slacks"]
+           "ONE_STEP_BOUND", "ONE_STEP_FACTOR", "check", "slacks", "audit_subject"]
 
 CLAUSES = ("limit_rank_at_most_2", "limit_is_pattern_max_margin", "boundary_linear",
            "boundary_sampled", "one_step_reduces_rank")
@@ -60,7 +62,8 @@ CLAIM = Claim(
                     slack_unit="disagreeing fraction over BOUNDARY_TOL"),
              Clause("one_step_reduces_rank", "min(1 − srank(W_1)/ONE_STEP_BOUND, 1 − "
                                              "srank(W_1)/(ONE_STEP_FACTOR·srank(W_0)))",
-                    slack_unit="stable rank relative to its bound")))
+                    slack_unit="stable rank relative to its bound"),
+             ENGINE))
 
 #: numerical-rank threshold on σ_3/σ_1
 RANK_TOL = 1e-3
@@ -103,9 +106,11 @@ def slacks(r: dict) -> dict:
     return out
 
 
-def _run(ctx: Context, families: dict, c_min) -> list:
+def _run(ctx: Context, families: dict, c_min, extras=None) -> list:
     out = []
     for case, _family, r in run_orth_families(ctx, families, NET, NEEDS, c_min=c_min):
+        if extras is not None:
+            extras[case] = orthogonal.audit_extra(r, NET["alpha"])
         for clause, slack in slacks(r).items():
             if clause not in ctx.claim.clause_names:
                 continue
@@ -121,7 +126,8 @@ def _run(ctx: Context, families: dict, c_min) -> list:
 
 
 def check(ctx: Context) -> None:
-    results = _run(ctx, FAMILIES, C_MIN)
+    extras = {}
+    results = _run(ctx, FAMILIES, C_MIN, extras)
     if results:
         ctx.measure("sigma3_over_sigma1", span(x for r in results for x in r["rank_ratio"]))
         ctx.measure("weyl_certificate", span(x for r in results for x in r["weyl_bound"]))
@@ -136,6 +142,7 @@ def check(ctx: Context) -> None:
                  "constant 2); inside the band it is only sampled (boundary_sampled): no exact "
                  "per-network certificate of the band is in linteach yet")
     ctrl = ("limit_rank_at_most_2", "one_step_reduces_rank")
+    audit_cases(ctx, ctx.drawn, audit_subject, extra=extras)
     sub = ctx.control_context("control", clauses=ctrl)
     _run(sub, CONTROL, None)
     rank = sub.worst.get("limit_rank_at_most_2")
@@ -147,3 +154,9 @@ def check(ctx: Context) -> None:
                          "init-2 runs: one step leaves the stable rank high", controls=sub,
                          violations={c: w.violations for c, w in sub.worst.items()},
                          evaluations={c: w.evaluated for c, w in sub.worst.items()})
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data, inits, GD and flow; the check's recorded numbers come as ``extra``."""
+    return orthogonal.audit_subject(case, FAMILIES[case.family], NET)

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.contract import Claim, Clause
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.flow import span
+from ..kit import orthogonal
+from ..kit.audit import audit_cases
 from ..kit.orthogonal import C_MIN, run_orth_families
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "SR_TOL", "RHO_TOL", "DUAL_TOL", "SR_MATCH", "HALVING", "check",
-           "slacks", "dual_slack"]
+           "slacks", "dual_slack", "audit_subject"]
 
 CLAUSES = ("type_stable_rank_to_1", "whole_stable_rank_is_eq8s", "margins_equalize",
            "spread_is_discretisation", "eq8_duals_positive")
@@ -54,7 +56,8 @@ CLAIM = Claim(
              Clause("spread_is_discretisation", "1 − (mean(ρ − 1) at dt/2 ÷ at dt)/HALVING",
                     slack_unit="spread ratio over HALVING"),
              Clause("eq8_duals_positive", "log10(min λ / max λ / DUAL_TOL)/6, −1 for a zero dual",
-                    slack_unit="decades of λ_min/λ_max over DUAL_TOL, ÷ 6")))
+                    slack_unit="decades of λ_min/λ_max over DUAL_TOL, ÷ 6"),
+             ENGINE))
 
 #: per-type stable rank − 1 allowed at the end
 SR_TOL = 1e-3
@@ -102,9 +105,11 @@ def slacks(r: dict) -> dict:
     return out
 
 
-def _run(ctx: Context, families: dict, c_min) -> list:
+def _run(ctx: Context, families: dict, c_min, extras=None) -> list:
     out = []
     for case, _family, r in run_orth_families(ctx, families, NET, NEEDS, c_min=c_min):
+        if extras is not None:
+            extras[case] = orthogonal.audit_extra(r, NET["alpha"])
         for clause, slack in slacks(r).items():
             if clause in ctx.claim.clause_names:
                 ctx.record(clause, slack, case, C_data=r["C_data"], n=r["n"], d=r["d"])
@@ -113,7 +118,8 @@ def _run(ctx: Context, families: dict, c_min) -> list:
 
 
 def check(ctx: Context) -> None:
-    results = _run(ctx, FAMILIES, C_MIN)
+    extras = {}
+    results = _run(ctx, FAMILIES, C_MIN, extras)
     if results:
         ctx.measure("C_data", span(r["C_data"] for r in results))
         ctx.measure("whole_stable_rank_end", span(x for r in results for x in r["srank_end"]))
@@ -127,6 +133,7 @@ def check(ctx: Context) -> None:
         ctx.note("the whole first layer's stable rank does not tend to 1: it tends to the lifted "
                  "Eq. 8 solution's (measured above); only the per-type stable ranks tend to 1")
     ctrl = ("type_stable_rank_to_1", "margins_equalize", "eq8_duals_positive")
+    audit_cases(ctx, ctx.drawn, audit_subject, extra=extras)
     sub = ctx.control_context("control", clauses=ctrl)
     _run(sub, CONTROL, None)
     caught = verdict_of(sub) == "FAIL" and all(
@@ -135,3 +142,9 @@ def check(ctx: Context) -> None:
                          "spread and Eq. 8 duals must all fail, every case", controls=sub,
                          violations={c: w.violations for c, w in sub.worst.items()},
                          evaluations={c: w.evaluated for c, w in sub.worst.items()})
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data, inits, GD and flow; the check's recorded numbers come as ``extra``."""
+    return orthogonal.audit_subject(case, FAMILIES[case.family], NET)

@@ -22,14 +22,16 @@ import numpy as np
 
 import linteach as lt
 
-from ..engine.contract import Claim, Clause
+from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit import followup
+from ..kit import antipodal
 from ..kit.antipodal import antipodal_cases
+from ..kit.audit import audit_cases
 from ..kit.flow import span
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "MARGIN_TOL", "COS_TOL", "BOUND_TOL", "N_STEPS",
-           "INIT_SCALES", "check", "two_point_control", "gap_slack"]
+           "INIT_SCALES", "check", "two_point_control", "gap_slack", "audit_subject"]
 
 CLAUSES = ("margin_bound", "limit_reaches_global_max", "margin_gap_shrinks",
            "limit_direction_is_linear")
@@ -56,7 +58,8 @@ CLAIM = Claim(
              Clause("margin_gap_shrinks", "1 − (mean gap at dt/2 / mean gap at dt) / HALVING",
                     slack_unit="gap ratio over HALVING"),
              Clause("limit_direction_is_linear", "1 − (1 − cos(Ŵ_end, Ŵ_lin))/COS_TOL",
-                    slack_unit="1 − cos over COS_TOL")))
+                    slack_unit="1 − cos over COS_TOL"),
+             ENGINE))
 
 #: the limit's γ̄ must be within this fraction of the global max at the end of the run
 MARGIN_TOL = 0.02
@@ -95,7 +98,7 @@ def two_point_control(v: float = 1.0, alpha: float = NET["alpha"]):
         net, convex.svm_no_bias(X, y))
 
 
-def _record_main(ctx: Context, families: dict) -> list:
+def _record_main(ctx: Context, families: dict, extras: dict) -> list:
     out = []
     for family, spec in families.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
@@ -103,6 +106,7 @@ def _record_main(ctx: Context, families: dict) -> list:
             continue
         for case, r in zip(cases, ctx.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES, True)])[0]):
             ctx.ledger(case, data=r["data"])
+            extras[case] = antipodal.audit_extra(r, NET["alpha"])
             gs = r["gamma_star"]
             if np.any(r["gamma"] <= 0):
                 ctx.inconclusive(case, "a run has not classified every point (no late phase)")
@@ -119,7 +123,8 @@ def _record_main(ctx: Context, families: dict) -> list:
 
 
 def check(ctx: Context) -> None:
-    results = _record_main(ctx, FAMILIES)
+    extras = {}
+    results = _record_main(ctx, FAMILIES, extras)
     if results:
         ctx.measure("limit_gamma_over_global_max", {
             f: span(x for g, r in results if g == f for x in r["gamma"] / r["gamma_star"])
@@ -129,6 +134,7 @@ def check(ctx: Context) -> None:
         ctx.measure("one_minus_cos_to_eq8", span(x for _, r in results
                                                   for x in 1 - r["limit_cos_eq8"]))
         ctx.measure("eq8_one_minus_cos_to_svm", span(1 - r["eq8_cos_svm"] for _, r in results))
+    audit_cases(ctx, ctx.drawn, audit_subject, extra=extras)
     # control (a): the bound is false without symmetry
     sub_a = ctx.control_context("two-point", clauses=("margin_bound",))
     case = sub_a.cases(1, "two-point")[0]
@@ -165,3 +171,9 @@ def check(ctx: Context) -> None:
                          manipulated_shortfalls=shortfalls,
                          manipulated_violations=sub_b.worst["limit_reaches_global_max"].violations
                          if "limit_reaches_global_max" in sub_b.worst else 0)
+
+
+# -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --
+def audit_subject(case: Case):
+    """``case``'s data, inits and flow; the check's recorded numbers come as ``extra``."""
+    return antipodal.audit_subject(case, FAMILIES[case.family], NET, INIT_SCALES)

@@ -24,7 +24,8 @@ CLAIM = Claim(
     reference="Theorem 4.1 and App. B (docs/math.md §3)",
     hypotheses="y_i<w*, x_i> ≥ 1 with w* the max-margin teacher (‖w*‖ = 1/γ); ‖x_i‖ ≤ R_x and "
                "initial neuron norms ≤ R_0, both measured; any η > 0, width k, init scale",
-    cases="per seed: a make_separable set (n 10–300, d 2–10, margin 0.4–0.8), a net (k, α, "
+    cases="per seed: a make_separable set (n 10–300, d 2–10, margin 0.4–0.8) rescaled to "
+          "R_x = max‖x‖ log-uniform in [0.5, 2] (scaling families: R_x = 1), a net (k, α, "
           "v ≠ 1, η drawn) and 4 inits with R_0 from 1e-4 to 10 trained as one batch; "
           "families small-n, large-n, large-init, and scaling-n{16..128} for the exponents",
     control="an SGD step with the u-neuron update's sign flipped must break the per-step "

@@ -47,7 +47,7 @@ CLAIM = Claim(
                "β > 0 from T_NAR to the end, with an interior limit (β of the pattern optimum "
                "> 0) and the same pattern in the step-halving companion",
     cases="per case one data set and 4 inits (scales 1e-2, 1e-2, 0.5, 0.5) in one batch: "
-          "symmetric Gaussians (n 30, d 4, k 8, α 0.3), 2-D blobs (n 30, k 8, α 0.2), small "
+          "symmetric Gaussians (n 30, d 4, k 8, α 0.3, v 2), 2-D blobs (n 30, k 8, α 0.2), small "
           "separable sets (n 12, d 2 and 3, k 4, α 0.3 and 0.4: where non-PAR NARs occur), "
           "App. J outlier sets (n 30+1, d 3, k 4); 2000 steps of turn 0.01 and a companion "
           "at 0.005 (quick: 60%)",
@@ -73,7 +73,7 @@ INIT_SCALES = (1e-2, 1e-2, 0.5, 0.5)
 CHUNK = flow.cases_per_batch(len(INIT_SCALES))
 #: per family: data kind and sizes, k and α fixed so that all its runs batch together
 FAMILIES = {
-    "symmetric": dict(count=2, kind="symmetric", n=30, d=4, k=8, alpha=0.3),
+    "symmetric": dict(count=2, kind="symmetric", n=30, d=4, k=8, alpha=0.3, v=2.0),
     "blobs": dict(count=2, kind="blobs", n=30, d=2, k=8, alpha=0.2),
     # small sets are where non-PAR NARs with an interior limit show up (≈ 1 set in 6)
     "small-2d": dict(count=6, kind="separable", n=12, d=2, k=4, alpha=0.3),
@@ -207,7 +207,7 @@ def run_cases(item) -> list:
     """``ctx.map`` worker: ``item = (cases, family, n_steps)``, all runs in one batch."""
     cases, family, n_steps = item
     spec = FAMILIES[family]
-    net = lt.Net(k=spec["k"], alpha=spec["alpha"])
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec.get("v", 1.0))
     built = [build_case(case, spec) for case in cases]
     per = len(built[0][2])
     X, y, W0 = flow.stack_runs(built)
@@ -300,5 +300,6 @@ def audit_subject(case: Case):
     """``case``'s data and inits; the flow and the (P) program in the pattern it reaches."""
     spec = FAMILIES[case.family]
     X, y, W0 = build_case(case, spec)
-    return {"net": lt.Net(k=spec["k"], alpha=spec["alpha"]), "W": W0, "X": X, "y": y,
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec.get("v", 1.0))
+    return {"net": net, "W": W0, "X": X, "y": y,
             "flow": {"dt": flow.DT, "pattern_from_late": True}}

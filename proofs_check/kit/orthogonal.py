@@ -21,8 +21,8 @@ import linteach as lt
 from ..engine.contract import Case, digest
 from . import followup
 
-__all__ = ["GD_STEPS", "GD_ETA", "FLOW_STEPS", "ONE_STEP_ETA", "N_TEST", "orth_data",
-           "orth_cases"]
+__all__ = ["GD_STEPS", "GD_ETA", "FLOW_STEPS", "ONE_STEP_ETA", "N_TEST", "orth_data", "build",
+           "orth_cases", "audit_subject", "audit_extra"]
 
 #: GD phase (constant step) before the late-phase flow
 GD_STEPS = 300
@@ -48,7 +48,8 @@ def orth_data(rng, spec: dict):
     raise ValueError(f"unknown data kind {kind!r}")
 
 
-def _build(case: Case, spec: dict, net: lt.Net):
+def build(case: Case, spec: dict, net: lt.Net):
+    """``(X, y, W0 (len(scales), 2k, d), fresh test points)`` of ``case``, from its seed alone."""
     data_rng, init_rng, test_rng = case.rng.spawn(3)
     X, y = orth_data(data_rng, spec)
     scales = np.asarray(spec["scales"])
@@ -62,8 +63,8 @@ def _build(case: Case, spec: dict, net: lt.Net):
     return X, y, W0, T
 
 
-def _pattern_cos(net, D, X, y):
-    """``cos(Ŵ, argmin of (P) in Ŵ's agreement pattern)`` (Ŵ in an NAR), ``None`` if infeasible."""
+def _pattern_solution(net, D, X, y):
+    """``argmin of (P) in Ŵ's agreement pattern`` (Ŵ in an NAR), ``None`` if infeasible."""
     from linteach import convex
 
     c_w, c_u = lt.agreement(D, X).c(net.alpha)
@@ -71,7 +72,7 @@ def _pattern_cos(net, D, X, y):
         W_pred = convex.nar_program(X, y, net.alpha, c_w, c_u, k=net.k, v=net.v)
     except (ValueError, lt.SolverError):
         return None
-    return followup.cosine(D, W_pred)
+    return W_pred
 
 
 def _eq8(net, X, y):
@@ -89,24 +90,28 @@ def _solved(net, X, y, D, needs) -> dict:
     out = {}
     if "eq8" in needs:
         W8, lam = _eq8(net, X, y)
-        out.update(srank_eq8=float(followup.stable_rank(W8)),
+        out.update(eq8_w=W8[0], eq8_u=W8[-1], eq8_lam=lam, srank_eq8=float(followup.stable_rank(W8)),
                    eq8_cos=np.array([followup.cosine(Dr, W8) for Dr in D]),
                    eq8_dual_ratio=float(lam.min() / lam.max()))
     if "svm" in needs:
         w_svm = convex.svm_no_bias(X, y)
         w_bar, u_bar = lt.neuron_means(D)
         z = w_bar - u_bar
+        out["w_svm"] = w_svm
         out["lin_over_svm"] = ((y * (X @ z.T).T).min(axis=-1) / np.linalg.norm(z, axis=-1)
                                * np.linalg.norm(w_svm))
     if "pattern" in needs:
-        cache, cos = {}, []
+        cache, cos, sols = {}, [], []
         for r in range(len(D)):  # one QP per distinct agreement pattern
             agree = lt.agreement(D[r], X)
             key = None if agree is None else (agree.side_w.tobytes(), agree.side_u.tobytes())
             if key not in cache:
-                cache[key] = None if key is None else _pattern_cos(net, D[r], X, y)
-            cos.append(np.nan if cache[key] is None else cache[key])
+                cache[key] = None if key is None else _pattern_solution(net, D[r], X, y)
+            W_pred = cache[key]
+            cos.append(np.nan if W_pred is None else followup.cosine(D[r], W_pred))
+            sols.append(np.full(D[r].shape, np.nan) if W_pred is None else W_pred)
         out["pattern_cos"] = np.asarray(cos, dtype=float)
+        out["pattern_W"] = np.stack(sols)
     return out
 
 
@@ -129,6 +134,7 @@ def _case_summary(net, X, y, W0, T, W1, W_gd, D, needs) -> dict:
         "weyl_bound": np.sqrt(2 * net.k) * lt.cluster_radius(D) / s1,
         "band": 2.0 * lt.cluster_radius(D) / np.linalg.norm(z, axis=-1),
         "in_par": lt.in_par(D, X, y), "disagree": disagree, "data": digest(X),
+        "D": D, "W_gd": W_gd,  # the arrays behind these numbers, for the engine audit
         **_solved(net, X, y, D, needs)}
 
 
@@ -137,7 +143,7 @@ def orth_cases(item) -> list:
     cases; ``needs`` names the convex programs to solve per case (see :func:`_solved`)."""
     cases, spec, net_kw, needs = item
     net = lt.Net(**net_kw)
-    built = [_build(c, spec, net) for c in cases]
+    built = [build(c, spec, net) for c in cases]
     R = len(spec["scales"])
     X = np.concatenate([np.broadcast_to(b[0], (R,) + b[0].shape) for b in built])
     y = np.concatenate([np.broadcast_to(b[1], (R,) + b[1].shape) for b in built])
@@ -147,7 +153,7 @@ def orth_cases(item) -> list:
                  record=2).W
     steps = spec.get("flow_steps", FLOW_STEPS)
     D = followup.limit_run(net, W_gd, X, y, n_steps=steps, record=2)["direction"]
-    rho_half = np.full(len(W0), np.nan)
+    rho_half, D_half = np.full(len(W0), np.nan), None
     if spec.get("companion"):  # turn 0.005, twice the steps: the spread's dt-dependence
         D_half = followup.limit_run(net, W_gd, X, y, n_steps=2 * steps, dt=0.005,
                                     record=2)["direction"]
@@ -156,7 +162,8 @@ def orth_cases(item) -> list:
     for c, (Xc, yc, _W0, T) in enumerate(built):
         rows = slice(c * R, (c + 1) * R)
         out.append({**_case_summary(net, Xc, yc, W0[rows], T, W1[rows], W_gd[rows], D[rows],
-                                    needs), "rho_half": rho_half[rows]})
+                                    needs), "rho_half": rho_half[rows],
+                    "D_half": None if D_half is None else D_half[rows]})
     return out
 
 
@@ -182,3 +189,24 @@ def run_orth_families(ctx, families: dict, net_kw: dict, needs, *,
                                              f"< {c_min}")
                 continue
             yield case, family, r
+
+
+
+def audit_subject(case: Case, spec: dict, net_kw: dict) -> dict:
+    """The engine-audit subject of one case (:mod:`proofs_check.kit.audit`): data, net, the
+    inits, one GD step, the GD phase as plain Euler at :data:`GD_ETA`, the late-phase flow."""
+    net = lt.Net(**net_kw)
+    X, y, W0, T = build(case, spec, net)
+    return {"net": net, "W": W0, "X": X, "y": y, "T": T, "one_step_eta": ONE_STEP_ETA,
+            "flow": {"dt": 0.01, "euler_dt": GD_ETA}}
+
+
+def audit_extra(result: dict, alpha: float) -> dict:
+    """What the audit adds from the worker's ``result``: every number the check recorded
+    (with its arrays), and the solver answers it used for their certificates."""
+    extra = {"followup": result}
+    if "eq8_w" in result:
+        extra["eq8"] = (alpha, result["eq8_w"], result["eq8_u"])
+    if result.get("w_svm") is not None:
+        extra["teacher"] = result["w_svm"]
+    return extra

@@ -33,8 +33,11 @@ SLACK_UNITS = {
 #: epoch caps scale with the budget; a run's trajectory up to a cap does not depend on it
 EPOCH_SCALE = {"quick": 0.5, "standard": 1.0, "thorough": 2.0}
 
+#: R_x = max‖x_i‖ is drawn log-uniform from ``R_x`` (the data rescaled to it), so that a
+#: constant with the wrong power of R_x cannot hide behind R_x = 1; the scaling families keep
+#: make_separable's R_x = 1 (their exponents are fits in n and ε alone)
 _COMMON = dict(alpha=(0.1, 0.9), v=(0.3, 3.0), eta=(0.05, 1.0), eps=(0.2, 0.5),
-               R0=(1e-4, 1e-2, 1.0, 10.0), until="all")
+               R0=(1e-4, 1e-2, 1.0, 10.0), R_x=(0.5, 2.0), until="all")
 #: case families: ranges drawn from the case seed (n, d inclusive), fixed values otherwise
 FAMILIES = {
     "small-n": dict(_COMMON, count=6, n=(10, 60), d=(2, 8), margin=(0.4, 0.8),
@@ -83,12 +86,16 @@ def draw_configuration(case: Case, spec: dict):
     else:
         eps = float(rng.uniform(*spec["eps"]))
         cfg["eps"] = [eps, eps / 2]
+    if "R_x" in spec:  # drawn last: the spawned children do not depend on the draws
+        cfg["R_x_drawn"] = _log_uniform(rng, spec["R_x"])
     return cfg, tuple(rng.spawn(3))
 
 
 def _dataset(cfg, spec, data_rng, *, augment, offset):
     ds = lt.make_separable(cfg["n"], cfg["d"], margin=cfg["margin"], rng=data_rng)
     X, y = ds.X, ds.y
+    if "R_x_drawn" in cfg and not augment:  # App. K's lifted sets keep their own scale
+        X = X * (cfg["R_x_drawn"] / np.linalg.norm(X, axis=1).max())
     if spec.get("nonseparable"):  # the first point again with the opposite label
         X, y = np.vstack([X, X[:1]]), np.append(y, -y[0])
     if augment:  # App. K: shift off the origin (separable only with a bias), then lift

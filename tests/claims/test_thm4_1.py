@@ -98,3 +98,16 @@ def test_a_case_replays_from_family_and_seed():
     replay = run_one("thm4.1", seed=0, budget="quick", replay=Case(family, int(seed)))
     assert list(replay.ledger) == [key]
     assert replay.ledger[key] == full.ledger[key]
+
+
+@pytest.mark.parametrize("family", ["small-n", "large-n", "large-init", "scaling-n16"])
+def test_families_draw_R_x_in_their_stated_range_and_the_audit_uses_it(family):
+    spec = sgd_configs.FAMILIES[family]
+    for seed in (1, 2, 3):
+        subject = sgd_configs.audit_subject(Case(family, seed))
+        R_x = float(np.linalg.norm(subject["X"], axis=1).max())
+        if "R_x" in spec:  # drawn log-uniform; every constant the audit checks sees it
+            assert spec["R_x"][0] <= R_x <= spec["R_x"][1] and abs(R_x - 1.0) > 1e-6
+            assert all(inputs["R_x"] == R_x for inputs, _ in subject["bounds"])
+        else:  # the scaling families keep make_separable's unit radius
+            assert R_x == pytest.approx(1.0, abs=1e-12)
