@@ -20,7 +20,8 @@ CLAIM = Claim(
     id="thm4.1",
     statement="SGD (batch 1, epochs without replacement) makes at most T_exact updates in "
               "leading ε0-mistake epochs; every iterate of the first mistake-free epoch has "
-              "all per-example losses ≤ ε, so L ≤ ε within M(n, ε) = O(n⁴/ε²) updates",
+              "all per-example losses ≤ ε, so L ≤ ε within T_exact updates, hence within "
+              "M(n, ε) = O(n⁴/ε²) ≥ T_exact (the paper states the weaker M)",
     reference="Theorem 4.1 and App. B (docs/math.md §3)",
     hypotheses="y_i<w*, x_i> ≥ 1 with w* the max-margin teacher (‖w*‖ = 1/γ); ‖x_i‖ ≤ R_x and "
                "initial neuron norms ≤ R_0, both measured; any η > 0, width k, init scale",

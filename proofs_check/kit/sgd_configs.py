@@ -20,13 +20,15 @@ __all__ = ["INVARIANTS", "CLAUSES", "SLACK_UNITS", "EPOCH_SCALE", "FAMILIES", "S
 
 INVARIANTS = ("F_gain_per_step", "G2_gain_per_step")
 CLAUSES = INVARIANTS + ("mistake_epochs_le_T_exact_over_n",
-                        "max_loss_le_eps_in_first_mistake_free_epoch", "updates_to_eps_le_M")
+                        "max_loss_le_eps_in_first_mistake_free_epoch",
+                        "updates_to_eps_le_T_exact", "updates_to_eps_le_M")
 #: what each clause's slack measures (the report's "slack unit")
 SLACK_UNITS = {
     "F_gain_per_step": "relative to the guaranteed gain 2kηvα·g_t",
     "G2_gain_per_step": "relative to the bound 2η + 2kη²v²R_x²",
     "mistake_epochs_le_T_exact_over_n": "fraction of the bound T_exact/n",
     "max_loss_le_eps_in_first_mistake_free_epoch": "relative to ε",
+    "updates_to_eps_le_T_exact": "fraction of the bound T_exact",
     "updates_to_eps_le_M": "fraction of the bound M",
 }
 

@@ -47,6 +47,8 @@ def test_nonseparable_data_is_assumption_not_met():
     ("max_loss_le_eps_in_first_mistake_free_epoch",
      lambda r: {"free_max_loss": np.where(r["free_found"], 2 * np.max(r["config"]["eps"]), 0.0)}),
     ("updates_to_eps_le_M", lambda r: {"M": np.where(r["t_eps"] > 1, 1.0, r["M"])}),
+    ("updates_to_eps_le_T_exact",
+     lambda r: {"T_exact": np.where(r["t_eps"] > 1, 1.0, r["T_exact"])}),
     ("mistake_epochs_le_T_exact_over_n",
      lambda r: {"T_exact": np.full_like(r["T_exact"], 0.5)}),
 ])
@@ -55,6 +57,21 @@ def test_counting_clauses_flag_planted_violations(clause, change):
     case, res = _sgd_case(ctx, "small-n")
     thm4_report.record_sgd_result(ctx, case, {**res, **change(res)})
     assert ctx.worst[clause].slack < 0 and verdict_of(ctx) == "FAIL"
+
+
+def test_a_pair_that_never_reached_eps_fails_once_it_ran_past_the_bound():
+    """Censored pairs: not reaching ε is inconclusive while the run is within T_exact, and a
+    FAIL once it has made more updates than T_exact without reaching ε."""
+    ctx = fresh_context(thm4_1)
+    case, res = _sgd_case(ctx, "small-n")
+    never = {"t_eps": np.full_like(np.asarray(res["t_eps"]), -1)}
+    thm4_report.record_sgd_result(ctx, case, {**res, **never})
+    assert "updates_to_eps_le_T_exact" not in ctx.worst or \
+        ctx.worst["updates_to_eps_le_T_exact"].slack >= 0
+    ctx = fresh_context(thm4_1)
+    short = {**never, "T_exact": np.full_like(np.asarray(res["T_exact"]), 0.5)}
+    thm4_report.record_sgd_result(ctx, case, {**res, **short})
+    assert ctx.worst["updates_to_eps_le_T_exact"].slack < 0 and verdict_of(ctx) == "FAIL"
 
 
 def test_monitor_matches_a_naive_replay(rng):
