@@ -39,3 +39,20 @@ def test_eq6_mean_loss_smoothed_margin_exceeds_the_normalized_margin():
     gamma_bar = q.min() / np.linalg.norm(W)
     assert eq6.bound_slack(lt.smoothed_margin(net, W, ds.X, ds.y), gamma_bar) >= 0
     assert eq6.bound_slack(eq6.mean_loss_gamma(log_lsum, log_norm, ds.n), gamma_bar) < 0
+
+
+# -- the statement's constants ---------------------------------------------------------------
+def test_the_bound_clause_allows_exactly_bound_round_of_relative_excess():
+    """γ̃ above γ̄ by just under BOUND_ROUND·|γ̄| holds (rounding), by just over it fails."""
+    for gamma_bar in (0.3, -0.3, 1e-200, 1e200):
+        over = lambda rel: gamma_bar + rel * abs(gamma_bar)  # noqa: E731
+        assert eq6.bound_slack(over(eq6.BOUND_ROUND * 0.5), gamma_bar) > 0
+        assert eq6.bound_slack(over(eq6.BOUND_ROUND * 2.0), gamma_bar) < 0
+
+
+def test_the_rate_and_shrink_clauses_sit_at_their_named_constants():
+    assert eq6.rate_slack(-0.5 * eq6.RATE_ROUND) > 0 > eq6.rate_slack(-2.0 * eq6.RATE_ROUND)
+    drop = 1e-3
+    allowed = eq6.SHRINK * drop + eq6.DROP_FLOOR
+    assert eq6.shrink_slack(drop, allowed * (1 - 1e-9)) > 0
+    assert eq6.shrink_slack(drop, allowed * (1 + 1e-9)) < 0

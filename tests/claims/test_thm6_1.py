@@ -68,3 +68,28 @@ def test_thm61_classifies_runs_outside_every_nar():
     assert nar.classify(moving, X)[0] == "inconclusive"
     assert nar.classify(settled, X)[0] == "anm"
     assert nar.classify(dict(settled, late=-1), X)[0] == "inconclusive"
+
+
+# -- the statement's constants ---------------------------------------------------------------
+def test_the_limit_clause_holds_exactly_up_to_cos_tol():
+    """1 − cos(Ŵ, W_pred) just below COS_TOL holds, just above fails: the clause is evaluated at
+    the tolerance the claim names (a 2-D rotation by the angle whose 1 − cos is that value)."""
+    W_pred = np.array([[1.0, 0.0]])
+
+    def rotated(one_minus_cos):
+        t = np.arccos(1.0 - one_minus_cos)
+        return np.array([[np.cos(t), np.sin(t)]])
+
+    assert thm6_1.COS_TOL == nar.COS_TOL == 1e-3
+    assert thm6_1.limit_slack(rotated(thm6_1.COS_TOL * (1 - 1e-6)), W_pred) > 0
+    assert thm6_1.limit_slack(rotated(thm6_1.COS_TOL * (1 + 1e-6)), W_pred) < 0
+    assert thm6_1.KKT_TOL == np.sqrt(2 * thm6_1.COS_TOL)
+
+
+def test_the_radius_clause_holds_below_radius_tol_or_after_the_required_fall():
+    tol, decades = nar.RADIUS_TOL, nar.RADIUS_DECADES
+    assert nar.radius_slack(tol * (1 - 1e-9)) > 0 > nar.radius_slack(tol * (1 + 1e-6))
+    r_entry = 1e-2
+    fell = r_entry * 10.0 ** -decades
+    assert nar.radius_slack(fell * (1 - 1e-9), r_entry) > 0
+    assert nar.radius_slack(fell * (1 + 1e-6), r_entry) < 0
