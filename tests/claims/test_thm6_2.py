@@ -10,6 +10,7 @@ from linteach import convex
 from proofs_check.claims import thm6_2
 from proofs_check.kit import flow as _flow
 from claim_support import passes
+from tolerances import CANCELLATION
 
 
 # -- thm6.2 ------------------------------------------------------------------------------------
@@ -46,3 +47,27 @@ def test_thm62_boundary_slack_explains_only_near_boundary_disagreements():
     assert info["disagree_fraction"] > 0 and slack.min() >= 0  # explained by the angle
     slack, info = thm6_2.boundary_slack(net, W, -w, -u, X)  # a flipped prediction
     assert info["disagree_fraction"] == 1 and slack.max() < 0
+
+
+
+# -- the statement's constants ---------------------------------------------------------------
+def _rotated_pair(w, u, one_minus_cos):
+    """``(w', u')`` whose stacked vector makes 1 − cos = ``one_minus_cos`` with ``(w, u)``."""
+    a = np.concatenate([w, u])
+    a /= np.linalg.norm(a)
+    b = np.array([0.0, 0.0, 1.0, -1.0]) - (np.array([0.0, 0.0, 1.0, -1.0]) @ a) * a
+    b /= np.linalg.norm(b)
+    t = np.arccos(1.0 - one_minus_cos)
+    return (np.cos(t) * a + np.sin(t) * b).reshape(2, 2)
+
+
+def test_the_eq8_clause_holds_exactly_up_to_cos_tol():
+    """A direction whose 1 − cos to the lifted Eq. 8 solution is just under COS_TOL holds, just
+    over fails (k = 1, so the lifted solution is (w, u) itself)."""
+    w, u = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    assert thm6_2.COS_TOL == 1e-3
+    for rel, holds in ((1 - 1e-6, True), (1 + 1e-6, False)):
+        target = thm6_2.COS_TOL * rel
+        slack, gap = thm6_2.eq8_slack(_rotated_pair(w, u, target), w, u)
+        np.testing.assert_allclose(gap, target, rtol=CANCELLATION)  # 1 − cos of a rotation
+        assert (slack > 0) == holds
