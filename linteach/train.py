@@ -62,15 +62,12 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     callback : callable, optional
         ``callback(t, W, info)`` after every update ``t = 1, 2, …``; ``W`` is read-only
         and ``info`` holds ``epoch``, ``index``, ``g`` and ``loss_before`` per run.
-        A Python call per update roughly doubles the cost of small problems; to audit
-        updates, prefer ``on_epoch``.
+        A Python call per update about doubles small problems' cost: audits use ``on_epoch``.
     on_epoch : callable, optional
-        ``on_epoch(updates)`` after every epoch with an :class:`EpochUpdates`: the epoch's
-        n + 1 iterates (its start and the weights after each update), and per update the
-        visited ``index``, ``g`` and ``loss_before``, filed by the trainer into arrays (no
-        Python call per update), so audits of every update run vectorised over the epoch.
-        The arrays are the same bits the callback would see, are read-only and are reused
-        by the next epoch: copy what you keep.
+        ``on_epoch(updates)`` after every epoch: an :class:`EpochUpdates` of the epoch's
+        n + 1 iterates and each update's ``index``, ``g``, ``loss_before``, filed by the
+        trainer (no Python call per update; the bits the callback sees), so audits of every
+        update run vectorised.  Read-only and reused by the next epoch: copy what you keep.
     grad : callable, optional
         Negative controls only (module docstring): ``grad(G)`` replaces each update's
         gradient ``G`` of shape ``(R, 2k, d)`` (the runs flattened).
@@ -122,7 +119,6 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
         return row
 
     rows = [epoch_row(0, np.zeros(R, dtype=np.int64))]
-    # per update: one losses call when a callback needs it, else margins filed for the epoch
     per_update_loss = callback is not None or (eps0 is not None and on_epoch is None)
     filed = None if on_epoch is None else EpochFiler(Wf, n, batch)
     if filed is not None:  # slot i of these is update i's (the runs on the next axis)
