@@ -19,7 +19,7 @@ help:
 	@echo "make test           the fast test suite (about 70 s)"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the thorough and slow tests"
-	@echo "                    (about 3 min on 2 idle cores)"
+	@echo "                    (about 4 min on 2 idle cores)"
 	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
 	@echo "make figures        the paper's figures into docs/figures/ and docs/figures.md"
 	@echo "make bench          benchmarks into build/bench.md, build/bench.json (WITH_TORCH=1"
@@ -75,7 +75,7 @@ verify: $(STAMP)
 	@echo "[verify 2/4] the fresh report against the committed docs/claims.json (1 s)"
 	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
 	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough, 2 processes" \
-	      "(about 30 s)"
+	      "(about 40 s)"
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS) -n 2
 	@echo "[verify 4/4] the slow tests, 2 processes (about 2 min; whole benchmarks and the" \
 	      "fresh-venv packaging checks are make check-dist)"

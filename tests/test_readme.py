@@ -39,7 +39,7 @@ QUICK = {
     "make test": ["make -n test"],
     "make update-claims": ["make -n update-claims"],
     ".venv/bin/proofs_check --only thm5.1 --budget thorough": [
-        "!.venv/bin/proofs_check --only thm5.1 --budget quick --json {tmp}/c.json "
+        "!.venv/bin/proofs_check --only cor6.1 --budget quick --json {tmp}/c.json "
         "--state {tmp}/state"],
     ".venv/bin/proofs_check --replay thm5.1 --family extremal --seed 3749078614866731022": [
         "!.venv/bin/proofs_check --replay thm5.1 --family extremal --seed 3749078614866731022"],
