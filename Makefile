@@ -19,12 +19,14 @@ help:
 	@echo "make test           the fast test suite (about 70 s)"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the thorough and slow tests"
+	@echo "                    (about 4 min on 2 idle cores)"
 	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
 	@echo "make figures        the paper's figures into docs/figures/ and docs/figures.md"
 	@echo "make bench          benchmarks into build/bench.md, build/bench.json (WITH_TORCH=1"
 	@echo "                    installs torch for the torch rows: a large download)"
 	@echo "make update-bench   make bench, then copy build/bench.* to the committed docs/"
-	@echo "make dist           sdist and wheel into dist/;  make check-dist: test them"
+	@echo "make dist           sdist and wheel into dist/;  make check-dist: test them, and"
+	@echo "                    the long tests (about 17 min)"
 	@echo "make mutate         mutation testing (cosmic-ray) into docs/mutation.md: hours on"
 	@echo "                    2 cores; MUTATE=target names a subset (see tools/mutate.py)"
 
@@ -58,21 +60,26 @@ test-slow: $(STAMP)
 
 ## every claim check at the standard budget into build/ (untracked), compared with the
 ## committed docs/claims.json; then the property and fuzz tests under the "thorough"
-## hypothesis profile and the slow tests.  Leaves `git status` clean.
+## hypothesis profile and the slow tests, each on 2 processes.  The tests of minutes
+## (marker `long`: a whole benchmark) and the packaging checks are `make check-dist`.
+## Leaves `git status` clean.
 THOROUGH_TESTS := tests/test_fuzz.py tests/test_network.py tests/test_loss.py \
                   tests/test_data.py tests/test_metrics.py tests/test_strategies.py
 verify: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
-	@echo "[verify 1/4] every claim, standard budget, seed $(SEED) -> build/claims.json, build/claims.md (1-5 min)"
+	@echo "[verify 1/4] every claim, standard budget, seed $(SEED), one worker per core" \
+	      "-> build/claims.json, build/claims.md (about 1 min on 2 idle cores)"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
-	@echo "[verify 2/4] the fresh report against the committed docs/claims.json"
+	@echo "[verify 2/4] the fresh report against the committed docs/claims.json (1 s)"
 	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
-	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough (1-3 min)"
-	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS)
-	@echo "[verify 4/4] the slow tests (the fresh-venv packaging checks are make check-dist)"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "slow and not fresh_venv" -n 2
+	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough, 2 processes" \
+	      "(about 40 s)"
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS) -n 2
+	@echo "[verify 4/4] the slow tests, 2 processes (about 2 min; whole benchmarks and the" \
+	      "fresh-venv packaging checks are make check-dist)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "slow and not fresh_venv and not long" -n 2
 
 ## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md
 update-claims: $(STAMP)
@@ -119,12 +126,14 @@ dist: $(STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 
-## the packaging checks: both archives build, the sdist's own test suite passes, a fresh
-## venv with the wheel runs the README tour, and a fresh clone's `make venv` + every README
-## command works (tests/test_packaging.py, tests/test_readme.py; about 15 min)
+## the packaging and long checks: both archives build, the sdist's own test suite passes, a
+## fresh venv with the wheel runs the README tour, a fresh clone's `make venv` + every README
+## command works (tests/test_packaging.py, tests/test_readme.py), and the tests of minutes
+## (marker `long`: `linteach bench --quick`, about 2 min); about 17 min
 check-dist: $(STAMP)
-	@echo "[check-dist] sdist and wheel, fresh venvs, a fresh clone (about 15 min)"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m fresh_venv
+	@echo "[check-dist] sdist and wheel, fresh venvs, a fresh clone, and the long tests" \
+	      "(about 17 min)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "fresh_venv or long"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

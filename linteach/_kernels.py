@@ -41,6 +41,8 @@ from typing import Callable, Protocol
 
 import numpy as np
 
+from scipy.special import expit
+
 from . import loss as _loss
 
 #: above this many weights in all runs, the SGD update forms its outer product in ``out``
@@ -239,7 +241,9 @@ class Fused:
             W, np.swapaxes(x, -1, -2), np.swapaxes(z, -1, -2)), -1, -2)
         sa = np.where(on, self.a_col[0], self.a_col[1])
         q = y * np.matmul(np.swapaxes(z, -1, -2), sa)[:, 0, 0]  # one dot per run
-        gq = _loss.g(q)
+        # loss.g without its NaN scan (one pass per update): a trainer runs under
+        # float_guard, where no operation can make a NaN without raising
+        gq = expit(-q)
         sa *= gq[:, None, None]
         if out is None:
             W += sa * ex

@@ -67,6 +67,54 @@ class Run:
                 f"log_time={None if self.log_time is None else np.round(self.log_time, 3)})")
 
 
+@dataclass
+class EpochUpdates:
+    """One epoch of SGD updates as ``sgd(..., on_epoch=...)`` hands them over.
+
+    ``W[..., i, :, :]`` is the iterate after the epoch's ``i``-th update (``i = 0``: the
+    epoch's start), shape ``(*batch, n + 1, 2k, d)``; ``index``, ``g`` (``g(q)`` of the
+    visited example before the update) and ``loss_before`` (its loss before the update)
+    have shape ``(*batch, n)``.  Update ``i`` of the epoch is update ``t0 + i`` of the
+    call (``t`` of the per-update callback).  Read-only and reused by the next epoch.
+    """
+
+    epoch: int
+    t0: int
+    W: np.ndarray
+    index: np.ndarray
+    g: np.ndarray
+    loss_before: np.ndarray
+
+
+class EpochFiler:
+    """The arrays ``sgd`` files an epoch's updates into (see :class:`EpochUpdates`)."""
+
+    def __init__(self, Wf, n: int, batch: tuple):
+        R = Wf.shape[0]
+        self.n, self.batch = n, batch
+        self.W = np.empty((R, n + 1) + Wf.shape[1:])
+        self.W[:, 0] = Wf
+        self.q, self.g = np.empty((R, n)), np.empty((R, n))
+
+    def slots(self):
+        """``(W, q, g)`` views whose slot ``i`` holds update ``i``'s value of every run: one
+        run's own arrays when there is one, else the runs on the second axis."""
+        if self.W.shape[0] == 1:
+            return self.W[0], self.q[0], self.g[0]
+        return self.W.swapaxes(0, 1), self.q.T, self.g.T
+
+    def epoch(self, e: int, t0: int, perms) -> EpochUpdates:
+        """The filed epoch, the losses before each update computed at once."""
+        views = [a.reshape(self.batch + a.shape[1:]).view()
+                 for a in (self.W, perms, self.g, _loss.ell(self.q))]
+        for a in views:
+            a.flags.writeable = False
+        return EpochUpdates(e, t0, *views)
+
+    def next_epoch(self) -> None:
+        self.W[:, 0] = self.W[:, -1]
+
+
 def setup(net, W0, data):
     """Validated ``(W, X, y, batch)``: a fresh C-ordered ``W`` with the broadcast run axes."""
     if not isinstance(net, Net):

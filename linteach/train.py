@@ -32,15 +32,16 @@ from ._check import check_callback, check_flag, check_int, check_real, float_gua
 from ._kernels import (flow_state, frobenius, grad_over_loss, kernel_for, loss_and_grad,
                        underflow_free)
 from .network import Net
-from .runs import MAX_LOG_NORM, Run, Trace, finish, flow_row, generators, schedule, setup, split
+from .runs import (MAX_LOG_NORM, EpochFiler, EpochUpdates, Run, Trace, finish, flow_row,
+                   generators, schedule, setup, split)
 
-__all__ = ["Run", "Trace", "gd", "gradient_flow", "sgd"]
+__all__ = ["EpochUpdates", "Run", "Trace", "gd", "gradient_flow", "sgd"]
 
 
 
 # -- SGD (Theorem 4.1) ----------------------------------------------------------------------
 def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generator,
-        eps0: float | None = None, callback=None, grad=None) -> Run:
+        eps0: float | None = None, callback=None, on_epoch=None, grad=None) -> Run:
     """Batch-size-1 SGD with a constant step, epochs without replacement (Eq. 3, docs/math.md §3).
 
     Parameters
@@ -61,6 +62,12 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     callback : callable, optional
         ``callback(t, W, info)`` after every update ``t = 1, 2, …``; ``W`` is read-only
         and ``info`` holds ``epoch``, ``index``, ``g`` and ``loss_before`` per run.
+        A Python call per update about doubles small problems' cost: audits use ``on_epoch``.
+    on_epoch : callable, optional
+        ``on_epoch(updates)`` after every epoch: an :class:`EpochUpdates` of the epoch's
+        n + 1 iterates and each update's ``index``, ``g``, ``loss_before``, filed by the
+        trainer (no Python call per update; the bits the callback sees), so audits of every
+        update run vectorised.  Read-only and reused by the next epoch: copy what you keep.
     grad : callable, optional
         Negative controls only (module docstring): ``grad(G)`` replaces each update's
         gradient ``G`` of shape ``(R, 2k, d)`` (the runs flattened).
@@ -79,6 +86,8 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     eta = check_real("eta", eta, gt=0.0)
     n_epochs = check_int("n_epochs", n_epochs, ge=0)
     callback = check_callback(callback)
+    if on_epoch is not None and not callable(on_epoch):
+        raise TypeError(f"`on_epoch` must be callable or None, got {type(on_epoch).__name__}")
     if eps0 is not None:
         eps0 = check_real("eps0", eps0, gt=0.0)
     kernel = kernel_for(net, grad)
@@ -86,10 +95,10 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     with float_guard(f"SGD diverged: the weights overflow float64 (`eta` = {eta:g}; "
                      "use a smaller step)"):
         return _sgd_loop(kernel, W, X, y, batch, gens, eta=eta, n_epochs=n_epochs, eps0=eps0,
-                         callback=callback)
+                         callback=callback, on_epoch=on_epoch)
 
 
-def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
+def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on_epoch):
     n, R = X.shape[-2], len(gens)
     Wf = W.reshape((R,) + W.shape[-2:])
     Xf = np.broadcast_to(X, batch + X.shape[-2:]).reshape((R,) + X.shape[-2:])
@@ -110,6 +119,10 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
         return row
 
     rows = [epoch_row(0, np.zeros(R, dtype=np.int64))]
+    per_update_loss = callback is not None or (eps0 is not None and on_epoch is None)
+    filed = None if on_epoch is None else EpochFiler(Wf, n, batch)
+    if filed is not None:  # slot i of these is update i's (the runs on the next axis)
+        W_slots, q_slots, g_slots = filed.slots()
     t = 0
     for e in range(1, n_epochs + 1):
         perms = np.stack([gen.permutation(n) for gen in gens])
@@ -128,7 +141,11 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
         for i, (x, yy, exi) in enumerate(examples):
             q, gq = kernel.sgd_update(W_run, x, yy, exi, eta=eta, out=out, checked=checked)
             t += 1
-            if eps0 is not None or callback is not None:
+            if filed is not None:  # three copies into the epoch's arrays, no Python call
+                W_slots[i + 1] = W_run
+                q_slots[i] = q
+                g_slots[i] = gq
+            if per_update_loss:
                 loss_before = _loss.ell(q)
                 if eps0 is not None:
                     mistakes += loss_before >= eps0
@@ -136,6 +153,12 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback):
                     callback(t, view, {"epoch": e, "index": perms[:, i].reshape(batch),
                                        "g": np.reshape(gq, batch),
                                        "loss_before": np.reshape(loss_before, batch)})
+        if filed is not None:
+            updates = filed.epoch(e, t - n, perms)
+            if eps0 is not None and not per_update_loss:
+                mistakes = (updates.loss_before >= eps0).reshape(R, n).sum(axis=-1)
+            on_epoch(updates)
+            filed.next_epoch()
         rows.append(epoch_row(e, mistakes))
     direction, log_norm = split(Wf.reshape(W.shape))
     return finish(direction, log_norm, rows)

@@ -5,7 +5,8 @@ runs per array program); a replayed case runs alone.  Both must give the same nu
 last bit, or a report would depend on how its cases were grouped.  Each test runs a few
 cases of a family as one item and as one item per case and compares **every** returned
 number exactly (NaN equal to NaN, nothing else tolerated).  Short runs keep the fast tests
-fast; the slow variants cover every family at the check's own step counts' order.
+fast; the slow variants cover every family at the check's own step counts' order, two
+cases per family (two cases already make a batch: the array program of many).
 """
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from proofs_check.claims import appJ, appK, eq6, lem6_1, thm6_1, thm6_2
 from proofs_check.engine.contract import Case
 from proofs_check.kit import flow
 
-SEEDS = (11, 12, 13)
+SEEDS = (11, 12)
 
 
 def assert_same(a, b, where="result"):

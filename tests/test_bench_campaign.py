@@ -70,3 +70,10 @@ def test_merged_documents_let_a_later_row_replace_an_earlier_one():
     second["rows"] = [dict(second["rows"][0], value=99.0)]
     rows = {r["id"]: r for r in rc.merged([first, second])["rows"]}
     assert rows["C1 fam (n=3) ratio"]["value"] == 99.0 and len(rows) == len(first["rows"])
+
+
+def test_sgd_rows_time_the_callback_and_the_on_epoch_filing_against_plain_sgd():
+    rows = {r["id"]: r for r in rc.sgd_updates(repeats=1)}
+    for row_id in ("C2 callback", "C2 on_epoch"):
+        assert rows[row_id]["value"] > 0 and rows[row_id]["met"] in (True, False)
+    assert rows["C2 on_epoch"]["target"] == "<= 1.2×"

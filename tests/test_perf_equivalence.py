@@ -256,3 +256,48 @@ def test_gd_with_reused_buffer_equals_repeated_public_calls():
     np.testing.assert_array_equal(run.W, run.direction * np.exp(run.log_norm)[:, None, None])
     norm = np.sqrt((W * W).reshape(2, -1).sum(axis=-1))
     np.testing.assert_array_equal(run.direction, W / norm[:, None, None])
+
+
+# -- Thm 4.1's monitor: fed whole epochs (on_epoch) or update by update (callback) ----------
+@pytest.mark.parametrize("corrupt", [False, True])
+def test_thm41_monitor_fed_by_epochs_equals_the_per_update_callback(monkeypatch, corrupt):
+    """``train_configuration`` hands the monitor whole epochs; the same monitor called after
+    every update (what it did before) must end with the same bits in every clause it keeps,
+    across ``lt.sgd`` calls (chunks of epochs) and under the negative control's kernel."""
+    from proofs_check.kit import sgd_cases
+
+    rng = np.random.default_rng(0)
+    ds = lt.make_separable(12, 3, margin=0.5, rng=rng)
+    w_star = sgd_cases.theorem_teacher(ds.X, ds.y)
+    net = lt.Net(k=2, alpha=0.4, v=1.3)
+    W0 = net.init(3, scale=0.5, rng=rng, batch=3) * np.array([1e-3, 0.1, 3.0])[:, None, None]
+    grad = sgd_cases.flip_u_update if corrupt else None
+    real = lt.sgd
+
+    def per_update(*args, on_epoch, **kw):  # the callback route, as before on_epoch existed
+        return real(*args, callback=on_epoch.__self__, **kw)
+
+    seen = []  # what every epoch's clauses read: the monitor's epoch arrays
+    end_epoch = sgd_cases.Monitor._end_epoch
+    monkeypatch.setattr(sgd_cases.Monitor, "_end_epoch", lambda self: (
+        seen.append([a.copy() for a in (self.buf, self.g, self.loss_before)]), end_epoch(self)))
+
+    def train():
+        return sgd_cases.train_configuration(net, ds.X, ds.y, w_star, W0, eta=0.5,
+                                             eps=[0.3, 0.1], max_epochs=11, rng=5, chunk=4,
+                                             grad=grad)
+    by_epoch = train()
+    monkeypatch.setattr(sgd_cases.lt, "sgd", per_update)
+    by_update = train()
+    assert by_epoch[2] == by_update[2] > 4  # more than one lt.sgd call
+    for name in ("F_slack", "G_slack", "F_worst_t", "G_worst_t", "lead_epochs", "free_found",
+                 "free_max_loss", "t_eps", "min_g", "t"):
+        a, b = (np.atleast_1d(getattr(r[0], name)) for r in (by_epoch, by_update))
+        assert a.dtype == b.dtype and np.array_equal(a.view(np.uint8), b.view(np.uint8)), name
+    assert np.array_equal(by_epoch[1], by_update[1])
+    assert len(seen) == 2 * by_epoch[2]
+    for e, (a, b) in enumerate(zip(seen[:len(seen) // 2], seen[len(seen) // 2:])):
+        for x, z in zip(a, b):
+            assert np.array_equal(x.view(np.uint64), z.view(np.uint64)), f"epoch {e + 1}"
+    if corrupt:  # the control is visible in what was compared
+        assert np.min(np.minimum(by_epoch[0].F_slack, by_epoch[0].G_slack)) < 0

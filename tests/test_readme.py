@@ -3,8 +3,9 @@
 The README's commands are read from the page itself (its ``sh`` blocks and the first column
 of the "More commands" table); each must have a quick variant here, and each quick variant
 runs.  The cheap ones run in ``make test``, the heavier ones are ``slow`` (``make verify``),
-and the whole list in a fresh clone with a fresh ``.venv`` made by ``make venv`` is
-``fresh_venv`` (``make check-dist``).
+the ones of minutes (a whole benchmark) are ``long`` (``make check-dist``), and the whole
+list in a fresh clone with a fresh ``.venv`` made by ``make venv`` is ``fresh_venv`` (also
+``make check-dist``).
 
 Commands are run from the repository root exactly as printed; ``.venv/bin/`` stands for the
 folder of the interpreter running the tests (the same folder under ``make test``).
@@ -25,24 +26,25 @@ README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 
 #: README command -> its quick variants (run in order).  "{tmp}" is a fresh folder.  A
-#: variant starting with "!" is slow.  ``make X`` commands are checked with ``make -n X``
-#: (the target exists and its recipe expands) and by running the programs the recipe runs
-#: at their smallest size.
+#: variant starting with "!" is slow, with "!!" long.  ``make X`` commands are checked with
+#: ``make -n X`` (the target exists and its recipe expands) and by running the programs the
+#: recipe runs at their smallest size.  A variant's claim is the cheapest one that runs the
+#: command's machinery (every claim itself runs in ``make verify``'s first step).
 QUICK = {
     "make verify": [
         "make -n verify",
-        "!.venv/bin/proofs_check --budget quick --only thm5.1 --json {tmp}/claims.json "
+        "!.venv/bin/proofs_check --budget quick --only cor6.1 --json {tmp}/claims.json "
         "--out {tmp}/claims.md --state {tmp}/state",
         "!.venv/bin/proofs_check --compare {tmp}/claims.json {tmp}/claims.json"],
     "make test": ["make -n test"],
     "make update-claims": ["make -n update-claims"],
     ".venv/bin/proofs_check --only thm5.1 --budget thorough": [
-        "!.venv/bin/proofs_check --only thm5.1 --budget quick --json {tmp}/c.json "
+        "!.venv/bin/proofs_check --only cor6.1 --budget quick --json {tmp}/c.json "
         "--state {tmp}/state"],
     ".venv/bin/proofs_check --replay thm5.1 --family extremal --seed 3749078614866731022": [
         "!.venv/bin/proofs_check --replay thm5.1 --family extremal --seed 3749078614866731022"],
     ".venv/bin/proofs_check --resume --workers 2": [
-        "!.venv/bin/proofs_check --resume --workers 2 --budget quick --only thm5.1 "
+        "!.venv/bin/proofs_check --resume --workers 2 --budget quick --only cor6.1 "
         "--state {tmp}/state --json {tmp}/r.json"],
     ".venv/bin/proofs_check --compare docs/claims.json build/claims.json": [
         ".venv/bin/proofs_check --compare docs/claims.json docs/claims.json"],
@@ -53,7 +55,8 @@ QUICK = {
         "!.venv/bin/python -m linteach.figures.doc docs/figures docs/figures.md --check"],
     "make bench": [
         "make -n bench",
-        "!.venv/bin/linteach bench --quick --skip-verify --md {tmp}/b.md --json {tmp}/b.json"],
+        # every row at its quick size, the claims' cases/s included: minutes of CPU
+        "!!.venv/bin/linteach bench --quick --skip-verify --md {tmp}/b.md --json {tmp}/b.json"],
     ".venv/bin/linteach train --data digits --pair 3 5": [
         "!.venv/bin/linteach train --data digits --pair 3 5"],
     ".venv/bin/linteach --help": [".venv/bin/linteach --help"],
@@ -101,10 +104,15 @@ def _check(command, done, cwd):
         assert f"{venv_bin}/linteach" in done.stdout and f"{venv_bin}/proofs_check" in done.stdout
 
 
-def _commands(slow: bool):
-    """README commands whose variants are all quick (``slow=False``) or not; a slow
-    command's variants run in order in one folder (a compare reads what a run wrote)."""
-    return [cmd for cmd, vs in QUICK.items() if any(v.startswith("!") for v in vs) == slow]
+def _tier(variant: str) -> int:
+    """0 quick (``make test``), 1 slow (``make verify``), 2 long (``make check-dist``)."""
+    return len(variant) - len(variant.lstrip("!"))
+
+
+def _commands(tier: int):
+    """README commands whose slowest variant is of ``tier``; a command's variants run in
+    order in one folder (a compare reads what a run wrote)."""
+    return [cmd for cmd, vs in QUICK.items() if max(map(_tier, vs)) == tier]
 
 
 def test_every_readme_command_has_a_quick_variant():
@@ -129,7 +137,7 @@ def test_the_replay_line_is_the_one_the_report_prints():
     assert f"--replay {args}" in (ROOT / "docs" / "claims.md").read_text()
 
 
-@pytest.mark.parametrize("command", _commands(slow=False))
+@pytest.mark.parametrize("command", _commands(0))
 def test_quick_variants(command, tmp_path):
     for variant in QUICK[command]:
         if variant.startswith("make") and shutil.which("make") is None:
@@ -140,13 +148,30 @@ def test_quick_variants(command, tmp_path):
         _check(command, run_variant(variant, tmp_path), ROOT)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("command", _commands(slow=True))
-def test_slow_variants(command, tmp_path):
+def _run_all(command, tmp_path):
     for variant in QUICK[command]:
         if variant.startswith("make") and shutil.which("make") is None:
             continue
         _check(command, run_variant(variant.lstrip("!"), tmp_path), ROOT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", _commands(1))
+def test_slow_variants(command, tmp_path):
+    _run_all(command, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.long
+@pytest.mark.parametrize("command", _commands(2))
+def test_long_variants(command, tmp_path):
+    _run_all(command, tmp_path)
+
+
+def test_every_command_is_tested_in_some_tier():
+    tested = _commands(0) + _commands(1) + _commands(2)
+    assert sorted(tested) == sorted(QUICK) and len(tested) == len(QUICK)
+    assert all(_tier(v) <= 2 for vs in QUICK.values() for v in vs)
 
 
 @pytest.mark.slow

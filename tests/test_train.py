@@ -208,3 +208,70 @@ def test_sgd_update_of_underflowing_preactivations_takes_the_true_slope():
     step = lt.sgd(net, W0, (X, y), eta=0.5, n_epochs=1, rng=0).W - W0
     expected = 0.5 * 0.5 * (net.a * np.array([1.0, 0.3]))[:, None] * y[0] * X[0]
     np.testing.assert_allclose(step, expected, rtol=1e-9)
+
+
+# -- sgd(on_epoch=...): an epoch's updates filed by the trainer -------------------------------
+def _filed_both_ways(net, W0, data, **kw):
+    """The same SGD run with a per-update callback and with ``on_epoch``: what each saw."""
+    seen, epochs = [], []
+    cb = lambda t, W, info: seen.append((t, W.copy(), info["index"].copy(),  # noqa: E731
+                                         info["g"].copy(), info["loss_before"].copy()))
+    a = lt.sgd(net, W0, data, callback=cb, **kw)
+    b = lt.sgd(net, W0, data, on_epoch=lambda u: epochs.append(
+        (u.t0, u.W.copy(), u.index.copy(), u.g.copy(), u.loss_before.copy())), **kw)
+    return a, b, seen, epochs
+
+
+def _bits(a):
+    return np.asarray(a, dtype=np.float64).view(np.uint64)
+
+
+@pytest.mark.parametrize("batch", [None, (1,), (3,), (2, 2)])
+def test_on_epoch_files_the_updates_the_callback_sees_bit_for_bit(rng, batch):
+    ds = lt.make_separable(9, 3, margin=0.4, rng=rng)
+    net = lt.Net(k=2, alpha=0.3, v=0.8)
+    W0 = net.init(3, scale=0.5, rng=rng) if batch is None else \
+        net.init(3, scale=0.5, rng=rng, batch=batch)
+    a, b, seen, epochs = _filed_both_ways(net, W0, ds, eta=0.4, n_epochs=3, rng=7, eps0=0.3)
+    assert np.array_equal(_bits(a.W), _bits(b.W))
+    for key in a.trace.keys():  # the ε0-mistakes counted from the filed losses, too
+        assert np.array_equal(a.trace[key], b.trace[key]), key
+    assert [e[0] for e in epochs] == [0, 9, 18]
+    lead = () if batch is None else batch
+    start = W0
+    for e, (t0, W, index, g, before) in enumerate(epochs):
+        assert W.shape == lead + (10,) + W0.shape[-2:] and index.shape == lead + (9,)
+        assert np.array_equal(_bits(W[..., 0, :, :]), _bits(start))  # the epoch's start
+        for i in range(9):
+            t, Wc, ic, gc, bc = seen[9 * e + i]
+            assert t == t0 + i + 1
+            assert np.array_equal(_bits(W[..., i + 1, :, :]), _bits(Wc))
+            assert np.array_equal(index[..., i], ic)
+            assert np.array_equal(_bits(g[..., i]), _bits(gc))
+            assert np.array_equal(_bits(before[..., i]), _bits(bc))
+        start = W[..., -1, :, :]
+
+
+def test_on_epoch_comparison_sees_a_one_ulp_change(rng):
+    """The bitwise comparison above is not vacuous: one ulp in one filed iterate shows."""
+    ds = lt.make_separable(5, 2, margin=0.4, rng=rng)
+    net = lt.Net(k=1, alpha=0.3)
+    W0 = net.init(2, scale=0.5, rng=rng)
+    _, _, seen, epochs = _filed_both_ways(net, W0, ds, eta=0.4, n_epochs=1, rng=1)
+    W = epochs[0][1].copy()
+    W[2, 0, 0] = np.nextafter(W[2, 0, 0], np.inf)
+    assert not np.array_equal(_bits(W[2]), _bits(seen[1][1]))
+
+
+def test_on_epoch_arrays_are_read_only_and_the_hook_is_checked(rng):
+    ds = lt.make_separable(4, 2, margin=0.4, rng=rng)
+    net = lt.Net(k=1, alpha=0.3)
+    W0 = net.init(2, scale=0.5, rng=rng, batch=2)
+
+    def write(u):
+        for arr in (u.W, u.index, u.g, u.loss_before):
+            with pytest.raises(ValueError, match="read-only"):
+                arr[...] = 0
+    lt.sgd(net, W0, ds, eta=0.1, n_epochs=1, rng=0, on_epoch=write)
+    with pytest.raises(TypeError, match="`on_epoch` must be callable or None, got int"):
+        lt.sgd(net, W0, ds, eta=0.1, n_epochs=1, rng=0, on_epoch=3)

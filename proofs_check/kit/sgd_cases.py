@@ -2,8 +2,8 @@
 
 One *configuration* (a dataset, a net, a step, a list of targets ε, and R initialisations)
 is trained as one batch of R runs with :func:`linteach.sgd`; a :class:`Monitor` receives
-every update through sgd's callback and keeps, per run, everything the theorem's clauses
-need.  Nothing here records into a ``Context``: results are plain dicts, so batches can run
+every update (each epoch's updates filed by sgd itself, ``on_epoch``) and keeps, per run,
+everything the theorem's clauses need.  Nothing here records into a ``Context``: results are plain dicts, so batches can run
 in worker processes (``ctx.map``).
 
 Per run and per target ε (``E`` targets), with ``ε0 = ε/(1 + 2v²R_x²ηkn)``:
@@ -106,6 +106,18 @@ class Monitor:
         if i == self.n - 1:
             self._end_epoch()
 
+    def epoch(self, updates):
+        """``lt.sgd(..., on_epoch=monitor.epoch)``: a whole epoch filed by the trainer (no
+        Python call per update), the same numbers as calling the monitor after each update.
+        The epoch's start stays the monitor's own (the last iterate it filed), as with the
+        callback: a later ``lt.sgd`` call starts from ``Run.W``, rebuilt from direction and
+        norm, which may differ from that iterate in the last bit."""
+        self.buf[:, 1:] = updates.W[:, 1:]
+        self.g[:] = updates.g
+        self.loss_before[:] = updates.loss_before
+        self.t += self.n
+        self._end_epoch()
+
     def _invariants(self):
         """Normalised slacks of the F and G² invariants at every update of the epoch."""
         before, after = self.buf[:, :-1], self.buf[:, 1:]                  # (R, n, 2k, d)
@@ -179,7 +191,7 @@ def train_configuration(net, X, y, w_star, W0, *, eta, eps, max_epochs, rng, unt
     while epochs < max_epochs and not finished():
         step = min(chunk, max_epochs - epochs)
         run = lt.sgd(net, W, (X, y), eta=eta, n_epochs=step, rng=rng,
-                     eps0=float(mon.eps0[0]), callback=mon, grad=grad)
+                     eps0=float(mon.eps0[0]), on_epoch=mon.epoch, grad=grad)
         lib = np.asarray(run.trace["mistakes"])[1:]                       # (step, R)
         ours = np.stack([m[:, 0] for m in mon.mistakes_log[-step:]])
         if not np.array_equal(lib, ours):
