@@ -193,27 +193,9 @@ def test_a_forged_configuration_file_is_reported_and_not_resumed(tmp_path):
 
 
 def same_bits(a, b, where="value"):
-    """``a`` and ``b`` are the same plain data: the same types (tuple stays tuple, NumPy
-    scalar stays NumPy scalar), dict keys in the same order, arrays of the same dtype, shape,
-    memory order and bytes, floats of the same bits (``-0.0`` and NaN payloads included)."""
-    assert type(a) is type(b), f"{where}: {type(a).__name__} vs {type(b).__name__}"
-    if isinstance(a, dict):
-        assert list(a) == list(b), f"{where}: keys or their order differ"
-        for key in a:
-            same_bits(a[key], b[key], f"{where}[{key!r}]")
-    elif isinstance(a, (list, tuple)):
-        assert len(a) == len(b), f"{where}: lengths differ"
-        for i, (x, z) in enumerate(zip(a, b)):
-            same_bits(x, z, f"{where}[{i}]")
-    elif isinstance(a, (np.ndarray, np.generic)):
-        x, z = np.asarray(a), np.asarray(b)
-        assert (x.dtype, x.shape, x.flags.f_contiguous and not x.flags.c_contiguous) == \
-            (z.dtype, z.shape, z.flags.f_contiguous and not z.flags.c_contiguous), where
-        assert x.tobytes(order="A") == z.tobytes(order="A"), f"{where}: bytes differ"
-    elif isinstance(a, float):
-        assert np.float64(a).tobytes() == np.float64(b).tobytes(), f"{where}: {a!r} vs {b!r}"
-    else:
-        assert a == b, f"{where}: {a!r} vs {b!r}"
+    """``a`` and ``b`` are the same plain data (:func:`proofs_check.engine.codec.difference`)."""
+    found = codec.difference(a, b, where)
+    assert found is None, found
 
 
 def test_same_bits_sees_what_a_report_could_depend_on():
@@ -228,6 +210,7 @@ def test_same_bits_sees_what_a_report_could_depend_on():
 
 
 @pytest.mark.slow
+@pytest.mark.long  # make verify certifies the round trip itself: the mapper checks every batch
 @pytest.mark.parametrize("claim_id", list(registry.CHECKS))
 def test_every_claims_batches_survive_the_codec_bit_for_bit(claim_id, monkeypatch):
     """Every item and result a paper claim's check hands ``ctx.map`` (what is checkpointed,
@@ -246,6 +229,28 @@ def test_every_claims_batches_survive_the_codec_bit_for_bit(claim_id, monkeypatc
     results, missing = runner.run_all([claim_id], seed=0, budget="quick", cases=1)
     assert not missing and results[0].verdict != "ERROR", results[0].error
     assert any(w.startswith("ctx.map result") for w in seen)  # every check hands out work
+
+
+def test_a_codec_that_does_not_round_trip_makes_the_claim_an_error(monkeypatch):
+    """The mapper compares every batch with its decoded text: a codec whose float arrays come
+    back one ulp off (so a resumed run would read back other numbers) makes the claim an
+    ERROR naming the batch, on every run, checkpointed or not."""
+    loads = codec.loads
+
+    def off_by_an_ulp(v):
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f":
+            return np.nextafter(v, np.inf)
+        if isinstance(v, (list, tuple)):
+            return type(v)(off_by_an_ulp(x) for x in v)
+        if isinstance(v, dict):
+            return {k: off_by_an_ulp(x) for k, x in v.items()}
+        return v
+
+    monkeypatch.setattr(codec, "loads", lambda text: off_by_an_ulp(loads(text)))
+    results, _ = runner.run_all(["self.sgd"], seed=0, budget="quick", cases=2,
+                                load=_selftest.load)
+    assert results[0].verdict == "ERROR"
+    assert "does not round-trip" in results[0].error and "ctx.map" in results[0].error
 
 
 # -- checkpoint faults never become ERROR verdicts -------------------------------------------

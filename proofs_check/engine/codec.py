@@ -26,7 +26,7 @@ import numpy as np
 
 from .contract import Case
 
-__all__ = ["CodecError", "encode", "decode", "dumps", "loads"]
+__all__ = ["CodecError", "encode", "decode", "dumps", "loads", "difference"]
 
 #: dtype kinds an array may have (no object, void, string or datetime arrays)
 ARRAY_KINDS = "biufc"
@@ -168,3 +168,41 @@ def loads(text):
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
         raise CodecError(f"not JSON: {exc}") from None
     return decode(data)
+
+
+def difference(a, b, where: str = "value") -> str | None:
+    """Where ``a`` and ``b`` differ as plain data, or ``None`` when they are the same.
+
+    The same means: the same types (a tuple stays a tuple, a NumPy scalar a NumPy scalar),
+    dict keys in the same order, arrays of the same dtype, shape, memory order and bytes,
+    floats of the same bits (``-0.0`` and NaN payloads included).  The mapper compares every
+    batch with its decoded text this way, so every run certifies the round trip on its own
+    data.
+    """
+    if type(a) is not type(b):
+        return f"{where}: {type(a).__name__} vs {type(b).__name__}"
+    if isinstance(a, dict):
+        if list(a) != list(b):
+            return f"{where}: keys or their order differ"
+        pairs = ((a[key], b[key], f"{where}[{key!r}]") for key in a)
+    elif isinstance(a, (list, tuple)):
+        if len(a) != len(b):
+            return f"{where}: lengths differ"
+        pairs = ((x, z, f"{where}[{i}]") for i, (x, z) in enumerate(zip(a, b)))
+    elif isinstance(a, (np.ndarray, np.generic)):
+        x, z = np.asarray(a), np.asarray(b)
+        layout = [(v.dtype, v.shape, v.flags.f_contiguous and not v.flags.c_contiguous)
+                  for v in (x, z)]
+        if layout[0] != layout[1]:
+            return f"{where}: dtype, shape or memory order differ ({layout[0]} vs {layout[1]})"
+        return None if x.tobytes(order="A") == z.tobytes(order="A") else f"{where}: bytes differ"
+    elif isinstance(a, float):
+        same = np.float64(a).tobytes() == np.float64(b).tobytes()
+        return None if same else f"{where}: {a!r} vs {b!r}"
+    else:
+        return None if a == b else f"{where}: {a!r} vs {b!r}"
+    for x, z, at in pairs:
+        found = difference(x, z, at)
+        if found is not None:
+            return found
+    return None

@@ -32,11 +32,19 @@ def _check_fn(fn) -> None:
 
 
 def _encoded(what: str, value, index: int) -> str:
+    """``value``'s codec text, after checking that the text decodes to ``value`` bit for bit
+    (what a resumed run reads back is then what this run computed: every run certifies the
+    codec on its own batches)."""
+    where = f"ctx.map {what} {index}"
     try:
-        return codec.dumps(value, f"ctx.map {what} {index}")
+        text = codec.dumps(value, where)
     except TypeError as exc:
-        raise TypeError(f"ctx.map {what} {index} must be plain data (it crosses process "
-                        f"boundaries and is checkpointed): {exc}") from None
+        raise TypeError(f"{where} must be plain data (it crosses process boundaries and is "
+                        f"checkpointed): {exc}") from None
+    found = codec.difference(codec.loads(text), value, where)
+    if found is not None:
+        raise codec.CodecError(f"the checkpoint codec does not round-trip {found}")
+    return text
 
 
 class Mapper:
