@@ -14,6 +14,8 @@ Slack (≥ 0 holds), in the units of the sampled clause ``s·N/(v·k·|D|)``:
 
 ``status`` is ``"proved"``, ``"witness"`` (a disagreement, also exact) or ``"undecided"``
 (budget or float resolution: the case keeps its sampled evidence only, with the reason).
+A solver status other than optimal or infeasible is not "undecided": the
+:class:`linteach.SolverError` naming it propagates, and the claim is an ERROR.
 """
 from __future__ import annotations
 
@@ -22,7 +24,6 @@ from fractions import Fraction
 import numpy as np
 
 from linteach.certify import CertificateError, Undecided, c_star, decide, recheck
-from linteach.errors import SolverError
 
 from .signs import TIE
 
@@ -53,9 +54,9 @@ def certify_band(W, alpha, c, *, max_nodes: int = MAX_NODES) -> dict:
     """Decide the band at ``c`` and re-check the answer (see the module docstring)."""
     W = np.asarray(W, dtype=np.float64)
     k = W.shape[0] // 2
-    try:
+    try:  # a SolverError (HiGHS neither optimal nor infeasible) propagates: an ERROR
         got = decide(W, alpha=alpha, c=c, max_nodes=max_nodes)
-    except (Undecided, SolverError) as exc:
+    except Undecided as exc:
         return {"status": "undecided", "reason": str(exc)}
     if not got.holds:
         slack = witness_slack(W, alpha, got.witness)
@@ -96,22 +97,36 @@ def sharp_ratio(W, alpha, ck, *, rtol: float, max_nodes: int = 150) -> dict:
 
 
 def measure_evidence(ctx, results) -> None:
-    """Counts of proved, witnessed and sampled-only cases per clause (with the reasons)."""
+    """Counts of proved, witnessed and sampled-only cases per clause, the latter grouped by
+    their reason (each reason lists its cases as ``family/seed``)."""
     counts = {}
     for r in results:
         for clause, cert in r["certified"].items():
             c = counts.setdefault(clause, {"proved": 0, "witness": 0, "sampled_only": 0,
-                                           "reasons": []})
+                                           "reasons": {}})
             key = {"proved": "proved", "witness": "witness"}.get(cert["status"], "sampled_only")
             c[key] += 1
             if key == "sampled_only":
-                c["reasons"].append(f"{r['family']}/{r['seed']}: {cert['reason']}")
+                why = _reason_kind(cert["reason"])
+                c["reasons"].setdefault(why, []).append(f"{r['family']}/{r['seed']}")
     ctx.measure("certified_cases", counts)
     for clause, c in counts.items():
+        why = "; ".join(f"{len(v)} {k}" for k, v in c["reasons"].items())
         ctx.note(f"{clause}: {c['proved']} cases certified exactly (certificates re-checked in "
                  f"rationals), {c['witness']} with an exact disagreement, {c['sampled_only']} "
-                 "sampled only" + (f" ({c['reasons'][0]}" + (", …)" if len(c['reasons']) > 1
-                                                              else ")") if c['reasons'] else ""))
+                 "sampled only (evidence observed)" + (f": {why}" if why else ""))
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without its case-specific numbers (cases are grouped by it)."""
+    if "exceeds" in reason and "float64" in reason:
+        return ("r/‖w̄ − ū‖ so small that the slice's pre-activations span more than a float64 "
+                "LP resolves")
+    if reason.startswith("k = "):
+        return "k > the budget's widest certified net (certified at the thorough budget)"
+    if "max_nodes" in reason:
+        return "branch-and-bound node budget exceeded"
+    return reason
 
 
 def measure_cstar(ctx, results, *, rtol, strict) -> None:
