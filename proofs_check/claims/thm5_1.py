@@ -25,8 +25,7 @@ from linteach.certify import sharp_constant as width_sharp
 
 from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
-from ..kit.linear_regime import (EDGE_OFFSET, NET_SPEC, draw_net, sharp,
-                                 theorem51_slacks)
+from ..kit.linear_regime import EDGE_OFFSET, NET_SPEC, band_points_each, draw_net, sharp
 from ..kit.audit import audit_cases
 from ..kit.certified import certify_band, measure_cstar, measure_evidence, sharp_ratio
 from ..kit.sharp_report import sharp_constant_report
@@ -45,7 +44,7 @@ CSTAR_RTOL = 1e-2
 CSTAR_CASES = {"quick": 0, "standard": 1, "thorough": 20}
 #: widest net certified per budget (wider ones keep their sampled evidence, ``observed``:
 #: the exact re-check of a k = 200 certificate takes seconds)
-CERTIFY_MAX_K = {"quick": 12, "standard": 12, "thorough": 200}
+CERTIFY_MAX_K = {"quick": 12, "standard": 200, "thorough": 200}
 
 CLAUSE = "sign_agreement_in_linear_regime"
 SHARP_CLAUSE = "sign_agreement_above_sharp_constant"
@@ -97,7 +96,7 @@ def draw_points(rng, W, counts, *, c=2.0):
     gap = np.linalg.norm(np.subtract(*lt.neuron_means(W)))
     top = gap / max(float(lt.cluster_radius(W)), 1e-300) * (1 - 1e-12)  # largest reachable c
     deep = np.exp(rng.uniform(np.log(c), np.log(max(c, min(top, 1e6))), n_deep))
-    parts += [band_points(W, 1, c=float(f), rng=rng) for f in deep]
+    parts.append(band_points_each(W, deep, rng=rng))
     return np.concatenate(parts)
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 import linteach as lt
-from linteach.generators import clustered_weights
+from linteach.generators import clustered_weights, unit_rows
 
 from .signs import sign_agreement
 
-__all__ = ["EDGE_OFFSET", "NET_SPEC", "sharp", "theorem51_slacks", "draw_net"]
+__all__ = ["EDGE_OFFSET", "NET_SPEC", "sharp", "theorem51_slacks", "draw_net",
+           "band_points_each"]
 
 #: band offsets for the "just inside / just outside" points
 EDGE_OFFSET = 1e-9
@@ -47,3 +48,31 @@ def draw_net(rng, spec, *, alpha=None):
     center = float(rng.uniform(*spec["center"])) * gap
     W = clustered_weights(k, d, r=rel_r * gap, gap=gap, center_norm=center, rng=rng)
     return lt.Net(k=k, alpha=a if alpha is None else alpha, v=v), W
+
+
+def band_points_each(W, factors, *, rng, radius=(0.1, 10.0)) -> np.ndarray:
+    """One point per band factor ``c`` of ``factors``: the same points, from the same draws
+    of ``rng``, as ``[band_points(W, 1, c=c, rng=rng) for c in factors]`` stacked, without
+    re-deriving the net's means, radius and basis per point (the sampled pass's hot spot).
+
+    ``W`` is a valid ``(2k, d)`` net with ``d ≥ 2`` and every ``c·r ≤ ‖w̄ − ū‖`` (the
+    caller's factors are capped there).
+    """
+    W = np.asarray(W, dtype=np.float64)
+    w_bar, u_bar = lt.neuron_means(W)
+    delta = w_bar - u_bar
+    gap = float(np.linalg.norm(delta))
+    r = float(lt.cluster_radius(W))
+    u = delta / gap
+    Q = np.linalg.qr(np.column_stack([u, np.eye(W.shape[-1])]), mode="complete")[0]
+    lo, hi = np.log(radius[0]), np.log(radius[1])
+    out = np.empty((len(factors), W.shape[-1]))
+    for i, c in enumerate(factors):
+        cos = float(c) * r / gap
+        if not cos <= 1.0:
+            raise ValueError(f"band factor {c!r} times r exceeds ‖w̄ − ū‖ = {gap:g}")
+        E = unit_rows(rng.standard_normal((1, W.shape[-1] - 1))) @ Q[:, 1:].T
+        side = np.where(rng.random(1) < 0.5, -1.0, 1.0)
+        length = np.exp(rng.uniform(lo, hi, 1))
+        out[i] = (length[:, None] * (side[:, None] * cos * u + np.sqrt(1.0 - cos**2) * E))[0]
+    return out
