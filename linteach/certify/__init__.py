@@ -40,7 +40,7 @@ from .search import SideSearch, Undecided
 from .sharp import adversarial_search, extremal_net, sharp_constant
 from .vertex import vertex_certificate
 
-__all__ = ["Decision", "CStar", "decide", "c_star", "recheck", "sharp_constant",
+__all__ = ["Decision", "CStar", "decide", "c_star", "witness_bound", "recheck", "sharp_constant",
            "extremal_net", "adversarial_search", "CertificateError", "Undecided"]
 
 #: random points per side tried as witnesses before the branch and bound
@@ -188,4 +188,4 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
     return Decision(True, c, alpha, certificate=cert, stats=stats)
 
 
-from .cstar import CStar, c_star  # noqa: E402  (cstar calls decide)
+from .cstar import CStar, c_star, witness_bound  # noqa: E402  (cstar calls decide)

@@ -39,9 +39,11 @@ __all__ = ["CLAIM", "FAMILIES", "BAND", "STRICT", "check", "draw_points", "extre
 BAND = 2.0
 #: the strict form at the sharp constant: certified at c_k(α)·(1 + STRICT)
 STRICT = 1e-9
-#: c*(W) is bracketed to this relative width, on the first CSTAR_CASES random/loose cases
+#: c*(W)/c_k(α) on the certified random/loose cases: an exact witness's lower end on the
+#: first CSTAR_CASES[budget][0] of each family, the bracket closed to CSTAR_RTOL (a
+#: certificate at lo·(1 + CSTAR_RTOL)) on the first CSTAR_CASES[budget][1]
 CSTAR_RTOL = 1e-2
-CSTAR_CASES = {"quick": 0, "standard": 1, "thorough": 20}
+CSTAR_CASES = {"quick": (2, 0), "standard": (15, 0), "thorough": (10**9, 20)}
 #: widest net certified per budget (wider ones keep their sampled evidence, ``observed``:
 #: the exact re-check of a k = 200 certificate takes seconds)
 CERTIFY_MAX_K = {"quick": 12, "standard": 200, "thorough": 200}
@@ -166,8 +168,10 @@ def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False,
         if net.k <= max_k else {
         clause: {"status": "undecided", "band": None, "slack": None, "ratio": None,
                  "reason": why} for clause in (CLAUSE, SHARP_CLAUSE)}
-    if cstar and family in ("random", "loose") and net.alpha > 0:
-        out["cstar"] = sharp_ratio(W, net.alpha, width_sharp(net.k, net.alpha), rtol=CSTAR_RTOL)
+    sharp_proved = out["certified"].get(SHARP_CLAUSE, {}).get("status") == "proved"
+    if cstar and family in ("random", "loose") and sharp_proved:  # over the certified cases
+        out["cstar"] = sharp_ratio(W, net.alpha, width_sharp(net.k, net.alpha), rtol=CSTAR_RTOL,
+                                   close=cstar == "close", rng=case.seed)
     return out
 
 
@@ -244,8 +248,9 @@ def _run(ctx, families, *, alpha=None, c_factor=None, count=None):
     results = []
     for family in families:
         cases = ctx.cases(ctx.n(count or FAMILIES[family]["count"]), family)
-        n_cstar = CSTAR_CASES[ctx.budget] if alpha is None and c_factor is None else 0
-        flags = [(i < n_cstar, CERTIFY_MAX_K[ctx.budget]) for i in range(len(cases))]
+        n_cstar = CSTAR_CASES[ctx.budget] if alpha is None and c_factor is None else (0, 0)
+        flags = [("close" if i < n_cstar[1] else i < n_cstar[0], CERTIFY_MAX_K[ctx.budget])
+                 for i in range(len(cases))]
         chunks = [(cases[i:i + CHUNK], flags[i:i + CHUNK]) for i in range(0, len(cases), CHUNK)]
         items = [(ch, family, alpha, c_factor, fl) for ch, fl in chunks]
         for (chunk, _), outs in zip(chunks, ctx.map(evaluate_cases, items)):
