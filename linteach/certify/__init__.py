@@ -37,7 +37,8 @@ from .exact import ExactNet
 from .recheck import CertificateError, recheck
 from .inputs import check_net
 from .search import SideSearch, Undecided
-from .sharp import adversarial_search, extremal_net, sharp_constant
+from .adversary import adversarial_search
+from .sharp import extremal_net, sharp_constant
 from .vertex import vertex_certificate
 
 __all__ = ["Decision", "CStar", "decide", "c_star", "witness_bound", "recheck", "sharp_constant",

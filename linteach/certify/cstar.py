@@ -27,6 +27,8 @@ __all__ = ["CStar", "c_star", "witness_bound"]
 DIRECTIONS = 2000
 #: pattern-QP rounds of the local search
 HOPS = 8
+#: points sampled around each hint of :func:`witness_bound`
+HINT_SAMPLES = 64
 #: smallest sampled band ratio, relative to the largest (log-uniform in between)
 RATIO_FLOOR = 1e-12
 
@@ -61,8 +63,8 @@ def _ratio(W, x, r):
 
 
 def _sample(W, alpha, r, rng, n, top, *, starts=4):
-    """Random points at band ratios ``|D|/(r‖x‖)`` log-uniform in ``(RATIO_FLOOR·top, top)``;
-    the disagreeing ones, largest ratio first.  A net's violations sit in a wedge around
+    """Random points at band ratios ``|D|/(r‖x‖)`` in ``(0, top)``, half log-uniform down to
+    ``RATIO_FLOOR·top``, half uniform; the disagreeing ones, largest ratio first.  A net's violations sit in a wedge around
     D = 0 whose width is the net's own c*(W), which can be many decades below c_k(α):
     uniform ratios (or uniform directions) would almost never hit it."""
     k, d = W.shape[0] // 2, W.shape[1]
@@ -73,7 +75,9 @@ def _sample(W, alpha, r, rng, n, top, *, starts=4):
     norms = np.linalg.norm(Y, axis=1, keepdims=True)
     keep = norms[:, 0] > 0
     Y, norms = Y[keep], norms[keep]
-    ratio = top * np.exp(rng.uniform(np.log(RATIO_FLOOR), 0.0, len(Y)))
+    ratio = top * np.where(np.arange(len(Y)) % 2 == 0,
+                           np.exp(rng.uniform(np.log(RATIO_FLOOR), 0.0, len(Y))),
+                           rng.uniform(0.0, 1.0, len(Y)))
     cos = np.minimum(ratio * r / gn, 1.0)
     side = np.where(rng.random(len(Y)) < 0.5, -1.0, 1.0)
     X = Y / norms * np.sqrt(1 - cos**2)[:, None] + (side * cos)[:, None] * (g / gn)
@@ -82,6 +86,17 @@ def _sample(W, alpha, r, rng, n, top, *, starts=4):
     ratio = np.abs(D) / (r * np.linalg.norm(X, axis=1))
     order = np.argsort(-np.where(bad, ratio, -1.0))
     return [X[i] for i in order[:starts] if bad[i]]
+
+
+def _near(W, alpha, x, rng, n):
+    """``x`` itself and random points around it (relative distances log-uniform in
+    ``(1e-6, 0.3)``): the disagreeing ones nearest to ``x`` first, at most two."""
+    scale = np.exp(rng.uniform(np.log(1e-6), np.log(0.3), n))[:, None]
+    X = np.vstack([x, x + scale * float(np.linalg.norm(x)) * rng.standard_normal((n, x.size))])
+    k = W.shape[0] // 2
+    D = X @ (W[:k].mean(0) - W[k:].mean(0))
+    bad = np.flatnonzero(np.sign(_f(W, alpha, X)) != np.sign(D))
+    return [X[i] for i in bad[:2]]
 
 
 def _pattern_qp(W, alpha, x, signs):
@@ -139,13 +154,16 @@ def _local(W, alpha, r, x, exact):
     return best
 
 
-def witness_bound(W, *, alpha, rng=0, directions: int = DIRECTIONS, starts: int = 4):
+def witness_bound(W, *, alpha, rng=0, directions: int = DIRECTIONS, starts: int = 4,
+                  hints=()):
     """An exact lower bound of ``c*(W)``: ``(lo, x)``, ``x`` disagreeing in sign at band ratio
     ``lo`` (confirmed in rationals), or ``(0.0, None)`` if no disagreement was found.
 
     Samples ``directions`` points per net (ratios log-uniform below ``1.2·c_k(α)``) and runs
-    the pattern-QP local search from the ``starts`` best disagreeing ones.  Cheap (no LP),
-    and a lower bound only: :func:`c_star` closes the bracket with a certificate.
+    the pattern-QP local search from the ``starts`` best disagreeing ones, and from each
+    point of ``hints`` that disagrees (e.g. the best witness of a nearby net: a search over
+    nets warm-starts with it).  Cheap (no LP), and a lower bound only: :func:`c_star`
+    closes the bracket with a certificate.
     """
     Ws, alpha, _, _ = check_net(W, alpha, 1.0)
     directions = check_int("directions", directions, ge=1)
@@ -157,7 +175,12 @@ def witness_bound(W, *, alpha, rng=0, directions: int = DIRECTIONS, starts: int 
     r = float(np.sqrt(float(exact.r2)))
     ck = sharp_constant(Ws.shape[0] // 2, alpha)
     lo, witness = 0.0, None
-    for x in _sample(Ws, alpha, r, rng, directions, 1.2 * ck, starts=starts):
+    hinted = []
+    for x in hints:
+        x = np.asarray(x, dtype=np.float64)
+        if x.shape == (Ws.shape[1],) and np.all(np.isfinite(x)) and np.any(x):
+            hinted += _near(Ws, alpha, x, rng, HINT_SAMPLES)
+    for x in hinted + _sample(Ws, alpha, r, rng, directions, 1.2 * ck, starts=starts):
         got = _local(Ws, alpha, r, x, exact)
         if got and got[0] > lo:
             lo, witness = got
