@@ -162,3 +162,17 @@ def test_the_cstar_figure_is_drawn_from_the_measured_brackets(tmp_path):
     doc = {"budget": "standard", "seed": 0, "manifest": {"claims": {}}}
     section = pages.generated_section(doc, dict(claim, verdict="PASS", cases=3, clauses={}))
     assert f"]({pages.cstar_plot_name('thm5.1')})" in section
+
+
+def test_a_solver_status_other_than_optimal_or_infeasible_is_an_error(monkeypatch):
+    """HiGHS returning e.g. status 4 (numerical trouble) propagates, naming the status: the
+    claim becomes an ERROR, never a PASS or a quietly sampled case."""
+    import types
+
+    import linteach.certify.search as search
+    from linteach.errors import SolverError
+    monkeypatch.setattr(search, "linprog", lambda *a, **kw: types.SimpleNamespace(
+        status=4, message="numerical difficulties"))
+    W = lt.certify.extremal_net(2, 0.3)[0] + 0.05 * np.random.default_rng(0).standard_normal((4, 2))
+    with pytest.raises(SolverError, match="status 4"):
+        thm5_1._certify([W], 0.3, thm5_1.BAND, 2)
