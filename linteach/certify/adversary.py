@@ -22,9 +22,9 @@ counterexample (``exceeded``).  The best net's bracket is then closed by
 
 Schedule: ``restarts`` random starts (each the best of :data:`SCREEN` random nets) of
 ``evals`` evaluations each, then ``polish`` rounds from the best θ: a sweep moving each
-deviation to an end of its range or to the mean (kept only if it helps: a box-boundary
-move that Nelder–Mead, in the tanh coordinates, only approaches slowly), and a restart
-with a shrinking simplex (0.1, 0.03, 0.01, …).
+deviation to either end of its range or to the mean (kept only if it helps: a box-boundary
+move that Nelder–Mead, in the tanh coordinates, only approaches slowly), a restart with a
+shrinking simplex (0.1, 0.03, 0.01, …), and one over the means w̄, ū alone.
 """
 from __future__ import annotations
 
@@ -96,18 +96,27 @@ def adversarial_search(k, alpha, *, d: int = 2, restarts: int = 2, evals: int = 
             seen.update(best=ratio, theta=np.array(theta, dtype=np.float64))
         return -ratio
 
-    def run(theta0, step):
-        simplex = np.vstack([theta0] * (theta0.size + 1))
-        simplex[1:] += step * rng.standard_normal((theta0.size, theta0.size))
-        minimize(value, theta0, method="Nelder-Mead",
+    def run(theta0, step, free=None):
+        """Nelder–Mead from θ0 over the entries ``free`` (default: all), the rest fixed."""
+        free = np.arange(theta0.size) if free is None else free
+
+        def sub(y):
+            theta = theta0.copy()
+            theta[free] = y
+            return value(theta)
+        simplex = np.vstack([theta0[free]] * (free.size + 1))
+        simplex[1:] += step * rng.standard_normal((free.size, free.size))
+        minimize(sub, theta0[free], method="Nelder-Mead",
                  options={"maxfev": evals, "initial_simplex": simplex, "xatol": 1e-12,
                           "fatol": 1e-12, "adaptive": True})
 
     def sweep():
-        """Move each deviation to an end of its box (z_j = ±SATURATE) or to the mean (0),
-        keeping a move when it raises the objective (``value`` records it)."""
+        """Move each deviation to the near or the far end of its range (z_j = ±SATURATE:
+        the far end changes how the deviations split) or to the mean (0), keeping a move
+        when it raises the objective (``value`` records it)."""
         for j in range(k):
-            for target in (SATURATE * np.sign(seen["theta"][4 + j]), 0.0):
+            for target in (SATURATE * np.sign(seen["theta"][4 + j]),
+                           -SATURATE * np.sign(seen["theta"][4 + j]), 0.0):
                 theta = seen["theta"].copy()
                 theta[4 + j] = target
                 value(theta)
@@ -126,6 +135,7 @@ def adversarial_search(k, alpha, *, d: int = 2, restarts: int = 2, evals: int = 
             break
         sweep()
         run(seen["theta"], 0.1 * 0.3**i)
+        run(seen["theta"], 0.1 * 0.3**i, free=np.arange(4))  # the means alone
     out = {"k": k, "alpha": float(alpha), "c_k": ck, "best": seen["best"], "best_hi": None,
            "W": None, "evaluations": seen["n"], "per_restart": per,
            "exceeded": seen["exceeded"]}
