@@ -11,7 +11,9 @@ The hand-written part quotes no number from a run: it names a measured entry (re
 ``tests/test_page_numbers.py`` enforces that.
 
 Each claim with recorded slack distributions also gets ``<id>.slacks.png`` beside its page
-(needs matplotlib; the page's text does not depend on whether it is installed).
+(needs matplotlib; the page's text does not depend on whether it is installed).  A claim
+that measures ``cstar_over_ck`` (per-case brackets of a net's own sharp constant over the
+sharp constant of its width, ``thm5.1``) also gets ``<id>.cstar.png``.
 
 Regenerate: ``python -m proofs_check --from docs/claims.json --pages docs/claims``;
 :func:`stale_pages` is what the test uses to fail on a stale section.
@@ -25,7 +27,7 @@ from . import report
 from .engine.io import atomic_write
 
 __all__ = ["BEGIN", "END", "generated_section", "render_page", "stale_pages", "update_pages",
-           "plot_slacks", "plot_name", "measured_lines"]
+           "plot_slacks", "plot_name", "measured_lines", "cstar_plot_name", "plot_cstar"]
 
 BEGIN = "<!-- generated:begin -->"
 END = "<!-- generated:end -->"
@@ -35,6 +37,14 @@ _HOWTO = ("<!-- Generated from docs/claims.json by `python -m proofs_check --fro
 
 def plot_name(claim_id: str) -> str:
     return f"{claim_id}.slacks.png"
+
+
+def cstar_plot_name(claim_id: str) -> str:
+    return f"{claim_id}.cstar.png"
+
+
+def _has_cstar(claim: dict) -> bool:
+    return bool((claim.get("measurements") or {}).get("cstar_over_ck", {}).get("brackets"))
 
 
 def _has_distribution(claim: dict) -> bool:
@@ -153,6 +163,9 @@ def generated_section(doc: dict, claim: dict) -> str:
     if _has_distribution(claim):
         lines += ["", f"![Distribution of each clause's slack over its evaluations]"
                       f"({plot_name(cid)})"]
+    if _has_cstar(claim):
+        lines += ["", f"![Each certified net's own sharp constant c*(W) over c_k(α): exact "
+                      f"witness below, certificate above]({cstar_plot_name(cid)})"]
     return "\n".join(lines)
 
 
@@ -198,6 +211,8 @@ def update_pages(doc: dict, directory) -> list:
             done.append(f"updated {path}")
         if _has_distribution(claim):
             done.append(plot_slacks(claim, directory / plot_name(claim["id"])))
+        if _has_cstar(claim):
+            done.append(plot_cstar(claim, directory / cstar_plot_name(claim["id"])))
     return done
 
 
@@ -224,6 +239,42 @@ def plot_slacks(claim: dict, path) -> str:
     ax.set_ylabel("fraction of evaluations ≤ slack")
     ax.set_title(f"{claim['id']}: slack distribution over evaluations")
     ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, format="png", metadata={"Software": None})
+    return f"wrote {path}"
+
+
+def plot_cstar(claim: dict, path) -> str:
+    """Per case, the bracket of c*(W)/c_k(α): the exact witness's lower end (a dot; hollow
+    when no disagreement was found) and the certified upper end (the bar's top), cases
+    sorted by the lower end; the line at 1 is the sharp constant of each net's width."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        return f"skipped {path}: matplotlib is not installed"
+    m = claim["measurements"]["cstar_over_ck"]
+    rows = sorted(m["brackets"], key=lambda b: (report.number(b["lo"]) or 0.0))
+    lo = [report.number(b["lo"]) or 0.0 for b in rows]
+    hi = [report.number(b["hi"]) for b in rows]
+    fig = Figure(figsize=(6.4, 3.6), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    xs = range(len(rows))
+    ax.vlines(xs, lo, hi, color="0.6", linewidth=1.5, label="bracket [witness, certificate]")
+    found = [(x, v) for x, v in zip(xs, lo) if v > 0]
+    ax.plot([x for x, _ in found], [v for _, v in found], "o", markersize=4, color="C0",
+            label="exact witness (lower end)")
+    none = [x for x, v in zip(xs, lo) if v == 0]
+    if none:
+        ax.plot(none, [0.0] * len(none), "o", markersize=4, mfc="none", color="C0",
+                label="no disagreement found")
+    ax.axhline(1.0, color="C3", linestyle="--", linewidth=1, label="c_k(α) of the width")
+    ax.set_ylim(-0.03, 1.4)
+    ax.set_xlabel(f"certified random/loose nets ({m['cases']}), sorted by the lower end")
+    ax.set_ylabel("c*(W) / c_k(α)")
+    ax.set_title(f"{claim['id']}: each net's own sharp constant over c_k(α)")
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
     fig.tight_layout()
     fig.savefig(path, format="png", metadata={"Software": None})
     return f"wrote {path}"

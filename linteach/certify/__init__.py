@@ -13,7 +13,8 @@ slice ``D = 1, ‖x‖ ≤ ρ = 1/(c r)`` and side ``D < 0`` is the same slice o
 types swapped.  On a slice the w part ``Σσ(w_j·x)`` is convex (an exact LP epigraph) and
 only the u neurons are branched on (:mod:`linteach.certify.search`).  Witnesses come from
 sampling and from relaxation optima inside the ball; the branch and bound proves their
-absence.  ``W`` is first scaled by a power of two (exact), so ``W`` and ``s·W`` get the
+absence.  A slice too wide for a float64 LP (``r`` tiny next to ``‖w̄ − ū‖``) gets the
+one-variable certificate of :mod:`linteach.certify.vertex` instead.  ``W`` is first scaled by a power of two (exact), so ``W`` and ``s·W`` get the
 same answer over the float range.
 
 Certificate row convention (shared with the re-check, one node ``[bl, bh]`` of ``ū·x`` with
@@ -36,9 +37,11 @@ from .exact import ExactNet
 from .recheck import CertificateError, recheck
 from .inputs import check_net
 from .search import SideSearch, Undecided
-from .sharp import adversarial_search, extremal_net, sharp_constant
+from .adversary import adversarial_search
+from .sharp import extremal_net, sharp_constant
+from .vertex import vertex_certificate
 
-__all__ = ["Decision", "CStar", "decide", "c_star", "recheck", "sharp_constant",
+__all__ = ["Decision", "CStar", "decide", "c_star", "witness_bound", "recheck", "sharp_constant",
            "extremal_net", "adversarial_search", "CertificateError", "Undecided"]
 
 #: random points per side tried as witnesses before the branch and bound
@@ -157,7 +160,14 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
         if 1 / (cc * cc * net.r2) * net.G < 1:
             sides.append({"side": side, "kind": "empty-band"})
             continue
-        search = SideSearch(Wside, alpha, c, net, max_nodes=max_nodes)
+        try:
+            search = SideSearch(Wside, alpha, c, net, max_nodes=max_nodes)
+        except Undecided:  # the LP cannot resolve this slice: the one-variable certificate
+            vc = vertex_certificate(net, c)
+            if vc is None:
+                raise
+            sides.append(dict(vc, side=side))
+            continue
 
         def check_point(x, net=net):
             got = net.witness(x, c)
@@ -179,4 +189,4 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
     return Decision(True, c, alpha, certificate=cert, stats=stats)
 
 
-from .cstar import CStar, c_star  # noqa: E402  (cstar calls decide)
+from .cstar import CStar, c_star, witness_bound  # noqa: E402  (cstar calls decide)

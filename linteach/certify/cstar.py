@@ -21,12 +21,16 @@ from .inputs import check_net
 from .search import Undecided
 from .sharp import sharp_constant
 
-__all__ = ["CStar", "c_star"]
+__all__ = ["CStar", "c_star", "witness_bound"]
 
 #: random directions sampled per side for the first witnesses
 DIRECTIONS = 2000
 #: pattern-QP rounds of the local search
 HOPS = 8
+#: points sampled around each hint of :func:`witness_bound`
+HINT_SAMPLES = 64
+#: smallest sampled band ratio, relative to the largest (log-uniform in between)
+RATIO_FLOOR = 1e-12
 
 
 @dataclass(frozen=True)
@@ -58,10 +62,11 @@ def _ratio(W, x, r):
     return abs(float(g @ x)) / (r * float(np.linalg.norm(x)))
 
 
-def _sample(W, alpha, r, rng, n, top):
-    """Random points at band ratios ``|D|/(r‖x‖)`` uniform in ``(0, top)``; the disagreeing
-    ones, largest ratio first (the violations of a tightly clustered net sit in a thin
-    wedge around D = 0 that uniform directions would almost never hit)."""
+def _sample(W, alpha, r, rng, n, top, *, starts=4):
+    """Random points at band ratios ``|D|/(r‖x‖)`` in ``(0, top)``, half log-uniform down to
+    ``RATIO_FLOOR·top``, half uniform; the disagreeing ones, largest ratio first.  A net's violations sit in a wedge around
+    D = 0 whose width is the net's own c*(W), which can be many decades below c_k(α):
+    uniform ratios (or uniform directions) would almost never hit it."""
     k, d = W.shape[0] // 2, W.shape[1]
     g = W[:k].mean(0) - W[k:].mean(0)
     gn = float(np.linalg.norm(g))
@@ -70,14 +75,28 @@ def _sample(W, alpha, r, rng, n, top):
     norms = np.linalg.norm(Y, axis=1, keepdims=True)
     keep = norms[:, 0] > 0
     Y, norms = Y[keep], norms[keep]
-    cos = np.minimum(rng.uniform(0.0, top, len(Y)) * r / gn, 1.0)
+    ratio = top * np.where(np.arange(len(Y)) % 2 == 0,
+                           np.exp(rng.uniform(np.log(RATIO_FLOOR), 0.0, len(Y))),
+                           rng.uniform(0.0, 1.0, len(Y)))
+    cos = np.minimum(ratio * r / gn, 1.0)
     side = np.where(rng.random(len(Y)) < 0.5, -1.0, 1.0)
     X = Y / norms * np.sqrt(1 - cos**2)[:, None] + (side * cos)[:, None] * (g / gn)
     D, f = X @ g, _f(W, alpha, X)
     bad = np.sign(f) != np.sign(D)
     ratio = np.abs(D) / (r * np.linalg.norm(X, axis=1))
     order = np.argsort(-np.where(bad, ratio, -1.0))
-    return [X[i] for i in order[:4] if bad[i]]
+    return [X[i] for i in order[:starts] if bad[i]]
+
+
+def _near(W, alpha, x, rng, n):
+    """``x`` itself and random points around it (relative distances log-uniform in
+    ``(1e-6, 0.3)``): the disagreeing ones nearest to ``x`` first, at most two."""
+    scale = np.exp(rng.uniform(np.log(1e-6), np.log(0.3), n))[:, None]
+    X = np.vstack([x, x + scale * float(np.linalg.norm(x)) * rng.standard_normal((n, x.size))])
+    k = W.shape[0] // 2
+    D = X @ (W[:k].mean(0) - W[k:].mean(0))
+    bad = np.flatnonzero(np.sign(_f(W, alpha, X)) != np.sign(D))
+    return [X[i] for i in bad[:2]]
 
 
 def _pattern_qp(W, alpha, x, signs):
@@ -135,6 +154,39 @@ def _local(W, alpha, r, x, exact):
     return best
 
 
+def witness_bound(W, *, alpha, rng=0, directions: int = DIRECTIONS, starts: int = 4,
+                  hints=()):
+    """An exact lower bound of ``c*(W)``: ``(lo, x)``, ``x`` disagreeing in sign at band ratio
+    ``lo`` (confirmed in rationals), or ``(0.0, None)`` if no disagreement was found.
+
+    Samples ``directions`` points per net (ratios log-uniform below ``1.2·c_k(α)``) and runs
+    the pattern-QP local search from the ``starts`` best disagreeing ones, and from each
+    point of ``hints`` that disagrees (e.g. the best witness of a nearby net: a search over
+    nets warm-starts with it).  Cheap (no LP), and a lower bound only: :func:`c_star`
+    closes the bracket with a certificate.
+    """
+    Ws, alpha, _, _ = check_net(W, alpha, 1.0)
+    directions = check_int("directions", directions, ge=1)
+    starts = check_int("starts", starts, ge=1)
+    exact = ExactNet(Ws, alpha)
+    if alpha == 0 or exact.r2 == 0:
+        raise ValueError("`W` needs r > 0 and `alpha` > 0 for a finite c*(W)")
+    rng = np.random.default_rng(rng)
+    r = float(np.sqrt(float(exact.r2)))
+    ck = sharp_constant(Ws.shape[0] // 2, alpha)
+    lo, witness = 0.0, None
+    hinted = []
+    for x in hints:
+        x = np.asarray(x, dtype=np.float64)
+        if x.shape == (Ws.shape[1],) and np.all(np.isfinite(x)) and np.any(x):
+            hinted += _near(Ws, alpha, x, rng, HINT_SAMPLES)
+    for x in hinted + _sample(Ws, alpha, r, rng, directions, 1.2 * ck, starts=starts):
+        got = _local(Ws, alpha, r, x, exact)
+        if got and got[0] > lo:
+            lo, witness = got
+    return lo, witness
+
+
 def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
            rounds: int = 12) -> CStar:
     """The net's sharp constant bracketed to ``hi − lo ≤ rtol·hi`` (needs r > 0, α > 0).
@@ -161,12 +213,9 @@ def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
     r = float(np.sqrt(float(exact.r2)))
     k = Ws.shape[0] // 2
     top = float(np.sqrt(float(exact.G) / float(exact.r2)))
-    lo, witness, notes, count = 0.0, None, [], 0
+    notes, count = [], 0
     ck = sharp_constant(k, alpha)
-    for x in _sample(Ws, alpha, r, rng, DIRECTIONS, 1.2 * ck):
-        got = _local(Ws, alpha, r, x, exact)
-        if got and got[0] > lo:
-            lo, witness = got
+    lo, witness = witness_bound(Ws, alpha=alpha, rng=rng)
     hi, cert = None, None
     target = lo * (1 + rtol) if lo > 0 else ck * (1 + 1e-9)
     for _ in range(rounds):

@@ -30,6 +30,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 from .exact import ExactNet
+from .vertex import check_vertex
 
 __all__ = ["recheck", "CertificateError"]
 
@@ -231,6 +232,12 @@ def recheck(W, alpha, c, certificate) -> dict:
             continue
         if not rho2 * net.G >= 1:
             raise CertificateError("the slice is empty: issue an 'empty-band' certificate")
+        if kind == "vertex":  # Jensen + the vertex bound, one variable (linteach.certify.vertex)
+            ok, why, low = check_vertex(net, side_cert, rho2)
+            if not ok:
+                raise CertificateError(f"'vertex' certificate of side {side}: {why}")
+            out[side] = {"kind": kind, "leaves": 1, "cuts": 0, "min_bound": low}
+            continue
         _check_intervals(net, side_cert, rho2)
         bounds, leaves = [], 0
         stack = [(side_cert["tree"], F(side_cert["B"][0]), F(side_cert["B"][1]), {})]

@@ -4,7 +4,8 @@
 proof): ``(1−α)/(1+α)`` for even k, ``m(1−α)/(m + (m+1)α)`` for odd ``k = 2m+1``, and 0 for
 k = 1 (r = 0: no band constant plays a role).  For 0 < α < 1 every net of width k agrees in
 sign with ``(w̄ − ū)·x`` wherever ``|(w̄ − ū)·x| > c_k(α)·r‖x‖``; :func:`extremal_net` ties
-(N = 0) at ``|D| = c_k(α)·r‖x‖`` and disagrees strictly below.
+(N = 0) at ``|D| = c_k(α)·r‖x‖`` and disagrees strictly below.  The search over nets that
+approaches it is :mod:`linteach.certify.adversary`.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from .._check import check_int, check_real
 
-__all__ = ["sharp_constant", "extremal_net", "adversarial_search"]
+__all__ = ["sharp_constant", "extremal_net"]
 
 
 def sharp_constant(k, alpha) -> float:
@@ -46,52 +47,3 @@ def extremal_net(k, alpha, *, c=None, d: int = 2, offset=(0.75, 0.5)):
     x = np.zeros(d)
     x[0] = 1.0
     return W, x
-
-
-def adversarial_search(k, alpha, *, d: int = 2, restarts: int = 2, evals: int = 60,
-                       rtol: float = 1e-4, rng=0) -> dict:
-    """Restarted Nelder–Mead over nets ``W (2k, d)`` maximising ``c*(W)/c_k(α)``.
-
-    The objective is the exact :func:`linteach.certify.c_star` (bisection to ``rtol``; the
-    upper end of its bracket is certified, so the reported best never overstates a net's
-    constant by more than ``rtol``).  Starts from random nets (no knowledge of the extremal
-    construction): random clustered nets, where c*(W) > 0 so the objective is not flat.
-    Returns ``{"best": max ratio, "W": that net, "evaluations": n,
-    "per_restart": [...], "exceeded": bool}``; ``exceeded`` is True if any net's certified
-    ``hi`` is above ``c_k(α)`` (a counterexample to the sharp constant).
-    """
-    from scipy.optimize import minimize
-
-    from . import c_star
-
-    k = check_int("k", k, ge=2)
-    ck = sharp_constant(k, alpha)
-    rng = np.random.default_rng(rng)
-    seen = {"n": 0, "best": 0.0, "W": None, "exceeded": False}
-
-    def value(theta):
-        W = theta.reshape(2 * k, d)
-        if not np.all(np.isfinite(W)) or np.abs(W).max() == 0:
-            return 0.0
-        try:
-            got = c_star(W, alpha=alpha, rtol=rtol, rng=0)
-        except (ValueError, RuntimeError):  # r = 0 nets, undecided bisection ends
-            return 0.0
-        seen["n"] += 1
-        ratio = got.lo / ck
-        seen["exceeded"] |= got.hi > ck * (1 + 2e-9) and got.lo > ck
-        if ratio > seen["best"]:
-            seen["best"], seen["W"] = ratio, W.copy()
-        return -ratio
-
-    from ..generators import clustered_weights
-
-    per = []
-    for _ in range(restarts):  # random clustered nets (r/‖w̄ − ū‖ ~ 0.4): c*(W) > 0 there
-        theta0 = clustered_weights(k, d, r=0.4, rng=rng,
-                                   center_norm=float(rng.uniform(0, 1))).ravel()
-        res = minimize(value, theta0, method="Nelder-Mead",
-                       options={"maxfev": evals, "xatol": 1e-6, "fatol": 1e-7})
-        per.append(float(-res.fun))
-    return {"k": k, "alpha": float(alpha), "c_k": ck, "best": seen["best"], "W": seen["W"],
-            "evaluations": seen["n"], "per_restart": per, "exceeded": seen["exceeded"]}

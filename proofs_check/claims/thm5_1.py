@@ -15,18 +15,13 @@ The band, the net draw and the slacks are shared with ``appK``
 """
 from __future__ import annotations
 
-
 import numpy as np
-
-import linteach as lt
-from linteach.generators import band_points
 
 from linteach.certify import sharp_constant as width_sharp
 
 from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
-from ..kit.linear_regime import (EDGE_OFFSET, NET_SPEC, draw_net, sharp,
-                                 theorem51_slacks)
+from ..kit.linear_regime import NET_SPEC, draw_net, draw_points, extremal_net, sharp
 from ..kit.audit import audit_cases
 from ..kit.certified import certify_band, measure_cstar, measure_evidence, sharp_ratio
 from ..kit.sharp_report import sharp_constant_report
@@ -40,15 +35,14 @@ __all__ = ["CLAIM", "FAMILIES", "BAND", "STRICT", "check", "draw_points", "extre
 BAND = 2.0
 #: the strict form at the sharp constant: certified at c_k(α)·(1 + STRICT)
 STRICT = 1e-9
-#: c*(W) is bracketed to this relative width, on the first CSTAR_CASES random/loose cases
+#: c*(W)/c_k(α) on the certified random/loose cases: an exact witness's lower end on the
+#: first CSTAR_CASES[budget][0] of each family, the bracket closed to CSTAR_RTOL (a
+#: certificate at lo·(1 + CSTAR_RTOL)) on the first CSTAR_CASES[budget][1]
 CSTAR_RTOL = 1e-2
-CSTAR_CASES = {"quick": 0, "standard": 1, "thorough": 20}
-#: widest net certified per budget (wider ones keep their sampled evidence: the exact
-#: re-check of a k = 200 certificate takes seconds)
-CERTIFY_MAX_K = {"quick": 12, "standard": 12, "thorough": 200}
-#: cases certified per family and budget (the rest keep sampled evidence): each exact
-#: decision and its rational re-check cost about half a second on a random net
-CERTIFY_CASES = {"quick": {}, "standard": {"random": 20}, "thorough": {}}
+CSTAR_CASES = {"quick": (2, 0), "standard": (15, 0), "thorough": (10**9, 20)}
+#: widest net certified per budget (wider ones keep their sampled evidence, ``observed``:
+#: the exact re-check of a k = 200 certificate takes seconds)
+CERTIFY_MAX_K = {"quick": 12, "standard": 200, "thorough": 200}
 
 CLAUSE = "sign_agreement_in_linear_regime"
 SHARP_CLAUSE = "sign_agreement_above_sharp_constant"
@@ -89,40 +83,6 @@ FAMILIES = {
 }
 
 
-def draw_points(rng, W, counts, *, c=2.0):
-    """Uniform, band-edge, just-inside, just-outside and deep-regime points for ``W``."""
-    n_uni, n_edge, n_in, n_out, n_deep = counts
-    d = W.shape[-1]
-    U = rng.standard_normal((n_uni, d)) * np.exp(rng.uniform(np.log(0.1), np.log(10.0),
-                                                             (n_uni, 1)))
-    parts = [U]
-    for n, factor in ((n_edge, c), (n_in, c * (1 + EDGE_OFFSET)), (n_out, c * (1 - EDGE_OFFSET))):
-        parts.append(band_points(W, n, c=factor, rng=rng))
-    gap = np.linalg.norm(np.subtract(*lt.neuron_means(W)))
-    top = gap / max(float(lt.cluster_radius(W)), 1e-300) * (1 - 1e-12)  # largest reachable c
-    deep = np.exp(rng.uniform(np.log(c), np.log(max(c, min(top, 1e6))), n_deep))
-    parts += [band_points(W, 1, c=float(f), rng=rng) for f in deep]
-    return np.concatenate(parts)
-
-
-def extremal_net(alpha: float, r: float, c: float, *, d: int, rng, v: float = 1.0):
-    """docs/math.md §5's extremal net and point: k = 2, w's at w̄, u's at ū ± r·x̂, and x̂.
-
-    ``w̄·x̂ = 0``, ``ū·x̂ = −c·r``; the signs disagree exactly when ``c ≤ (1−α)/(1+α)``.
-    Built on coordinate axes (then a random signed permutation: no rounding), so the
-    construction is exact up to the one product ``c·r``.
-    """
-    W = np.zeros((4, d))
-    p, q = rng.standard_normal(2)
-    W[0, 1] = W[1, 1] = p                          # w1 = w2 = w̄ = (0, p, …)
-    W[2, 0], W[3, 0] = -c * r + r, -c * r - r      # u = ū ± r e1, ū = (−c r, q, …)
-    W[2, 1] = W[3, 1] = q
-    x = np.zeros(d)
-    x[0] = 1.0
-    perm, signs = rng.permutation(d), np.where(rng.random(d) < 0.5, -1.0, 1.0)
-    return lt.Net(k=2, alpha=alpha, v=v), (W * signs)[:, perm], (x * signs)[perm][None, :]
-
-
 def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False,
               max_k=CERTIFY_MAX_K["standard"]):
     spec = FAMILIES[family]
@@ -144,7 +104,8 @@ def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False,
     else:
         net, W = draw_net(rng, spec, alpha=alpha)
         c = BAND if c_factor is None else c_factor * sharp(net.alpha)
-        info = sign_agreement(net, W, draw_points(rng, W, spec["points"], c=BAND), c=c)
+        points = draw_points(rng, W, spec["points"], c=BAND)
+        info = sign_agreement(net, W, points, c=c)
     reg = info["in_regime"]
     out = {"family": family, "seed": case.seed, "alpha": net.alpha, "k": net.k,
            "c": c, "regime_points": int(reg.sum()), "points": int(len(reg)),
@@ -155,33 +116,69 @@ def _evaluate(case: Case, family: str, alpha, c_factor, cstar=False,
         j = int(np.argmin(slack))
         out.update(min_slack=float(slack[j]), slack=slack,
                    worst={key: float(info[key][reg][j]) for key in ("N", "D", "ratio")})
+    sharp_band = _sharp_band(net.alpha, c, net.k)
+    sampled = {CLAUSE: out.get("slack")}
+    if sharp_band is not None:  # the same points judged at the strict sharp band
+        X = np.concatenate([x for *_, x in built]) if family == "extremal" else points
+        nets_w = [W for _, W, x in built for _ in x] if family == "extremal" else None
+        sampled[SHARP_CLAUSE] = _sampled_at(net, W if nets_w is None else nets_w, X,
+                                            sharp_band)
+    out["sampled_sharp"] = sampled.get(SHARP_CLAUSE)
     # the shrunk control's nets are built at c_g ∈ [c, c_2): decide the clearest first
     nets = [W for _, W, _ in built][::-1 if c_factor else 1] if family == "extremal" else [W]
-    why = (f"k = {net.k} > {max_k}: certified only at a larger budget" if max_k > 0 else
-           "beyond this budget's certified cases of its family (every case is certified at "
-           "the thorough budget)")
-    out["certified"] = _certify(nets, net.alpha, c, net.k) if net.k <= max_k else {
+    why = f"k = {net.k} > {max_k}: certified only at the thorough budget"
+    out["certified"] = _certify(nets, net.alpha, c, net.k, sampled=sampled) \
+        if net.k <= max_k else {
         clause: {"status": "undecided", "band": None, "slack": None, "ratio": None,
                  "reason": why} for clause in (CLAUSE, SHARP_CLAUSE)}
-    if cstar and family in ("random", "loose") and net.alpha > 0:
-        out["cstar"] = sharp_ratio(W, net.alpha, width_sharp(net.k, net.alpha), rtol=CSTAR_RTOL)
+    sharp_proved = out["certified"].get(SHARP_CLAUSE, {}).get("status") == "proved"
+    if cstar and family in ("random", "loose") and sharp_proved:  # over the certified cases
+        out["cstar"] = sharp_ratio(W, net.alpha, width_sharp(net.k, net.alpha), rtol=CSTAR_RTOL,
+                                   close=cstar == "close", rng=case.seed)
     return out
 
 
-def _certify(nets, alpha, c, k) -> dict:
+def _sharp_band(alpha, c, k):
+    """The strict sharp band c_k(α)(1 + STRICT), or None (ReLU, whose c_k is ∞; controls)."""
+    if alpha > 0 and c == BAND:
+        return width_sharp(k, alpha) * (1 + STRICT) if k > 1 else STRICT
+    return None
+
+
+def _sampled_at(net, W, X, band):
+    """The sampled points' slacks in the band ``band`` (``W``: one net, or one per point)."""
+    if isinstance(W, list):
+        got = [sign_agreement(net, Wi, X[i:i + 1], c=band) for i, Wi in enumerate(W)]
+        slack = np.concatenate([g["slack"][g["in_regime"]] for g in got])
+    else:
+        got = sign_agreement(net, W, X, c=band)
+        slack = got["slack"][got["in_regime"]]
+    return slack if slack.size else None
+
+
+def _certify(nets, alpha, c, k, *, sampled=None) -> dict:
     """Exact decisions for every net of a case; per clause the weakest status, least slack.
 
-    A certificate at band c' covers every band c ≥ c' (a smaller band), so one decision at
-    the strict sharp constant c_k(α)(1 + STRICT) ≤ BAND proves both clauses; the band BAND
-    is decided on its own only when that one is not a certificate.
+    The cheap sampled pass comes first: a clause whose sampled points already hold an exact
+    disagreement (``sampled[clause]`` has a slack < 0; the signs there are exact) is a
+    witness without a decision.  A certificate at band c' covers every band c ≥ c' (a
+    smaller band), so one decision at the strict sharp constant c_k(α)(1 + STRICT) ≤ BAND
+    proves both clauses; the band BAND is decided on its own only when that one is not a
+    certificate.
     """
-    sharp_band = None
-    if alpha > 0 and c == BAND:  # the strict sharp form (undefined for ReLU, whose c_k is ∞)
-        sharp_band = width_sharp(k, alpha) * (1 + STRICT) if k > 1 else STRICT
+    sampled = sampled or {}
+    sharp_band = _sharp_band(alpha, c, k)
+    bad = {clause: s is not None and float(np.min(s)) < 0 for clause, s in sampled.items()}
     per = {CLAUSE: [], SHARP_CLAUSE: []}
-    for W in nets:
-        got = certify_band(W, alpha, sharp_band) if sharp_band is not None else None
-        if got is not None:
+    for clause in (CLAUSE, SHARP_CLAUSE):
+        if bad.get(clause):
+            per[clause].append({"status": "witness", "slack": float(np.min(sampled[clause])),
+                                "band": sharp_band if clause == SHARP_CLAUSE else c,
+                                "ratio": None, "source": "sampled"})
+    for W in nets if not per[CLAUSE] else ():
+        got = None
+        if sharp_band is not None and not per[SHARP_CLAUSE]:
+            got = certify_band(W, alpha, sharp_band)
             per[SHARP_CLAUSE].append(dict(got, band=sharp_band))
         if got is None or got["status"] != "proved":
             got = dict(certify_band(W, alpha, c), band=c)
@@ -195,7 +192,7 @@ def _certify(nets, alpha, c, k) -> dict:
         if not got:
             continue
         worst = min(got, key=lambda g: ("witness", "undecided", "proved").index(g["status"]))
-        slacks = [g["slack"] for g in got if "slack" in g]
+        slacks = [g["slack"] for g in got if g.get("slack") is not None]
         out[clause] = {"status": worst["status"], "band": worst["band"],
                        "slack": min(slacks) if slacks else None,
                        "reason": worst.get("reason"), "ratio": worst.get("ratio")}
@@ -214,9 +211,8 @@ def _run(ctx, families, *, alpha=None, c_factor=None, count=None):
     results = []
     for family in families:
         cases = ctx.cases(ctx.n(count or FAMILIES[family]["count"]), family)
-        n_cstar = CSTAR_CASES[ctx.budget] if alpha is None and c_factor is None else 0
-        limit = CERTIFY_CASES[ctx.budget].get(family, len(cases))
-        flags = [(i < n_cstar, CERTIFY_MAX_K[ctx.budget] if i < limit else 0)
+        n_cstar = CSTAR_CASES[ctx.budget] if alpha is None and c_factor is None else (0, 0)
+        flags = [("close" if i < n_cstar[1] else i < n_cstar[0], CERTIFY_MAX_K[ctx.budget])
                  for i in range(len(cases))]
         chunks = [(cases[i:i + CHUNK], flags[i:i + CHUNK]) for i in range(0, len(cases), CHUNK)]
         items = [(ch, family, alpha, c_factor, fl) for ch, fl in chunks]
@@ -228,19 +224,22 @@ def _run(ctx, families, *, alpha=None, c_factor=None, count=None):
 
 
 def _record(ctx, case, out) -> None:
-    """The sampled points first, then the certificate: ``proved`` only if it re-checked."""
+    """Per clause: ``proved`` if decided exactly (a re-checked certificate, or an exact
+    disagreement), else ``observed`` from its sampled points, with the reason."""
     detail = {"alpha": out["alpha"], "k": out["k"], "c": out["c"]}
+    samples = {CLAUSE: out.get("slack"), SHARP_CLAUSE: out.get("sampled_sharp")}
     for clause, cert in out["certified"].items():
-        sampled = [out["min_slack"]] if out["regime_points"] and clause == CLAUSE else []
+        sampled = samples.get(clause)
+        worst = out.get("worst", {}) if clause == CLAUSE else {}
         if cert["status"] == "undecided":
-            if sampled:
-                ctx.record(clause, out["slack"], case, evidence="observed",
-                           undecided=cert["reason"], **detail, **out["worst"])
+            if sampled is not None:
+                ctx.record(clause, sampled, case, evidence="observed",
+                           undecided=cert["reason"], **detail, **worst)
             elif clause == CLAUSE:
                 ctx.inconclusive(case, "no sampled point in the regime and no certificate: "
                                  + cert["reason"])
             continue
-        slack = min(sampled + [cert["slack"]])
+        slack = min(([float(np.min(sampled))] if sampled is not None else []) + [cert["slack"]])
         ctx.record(clause, slack, case, evidence="proved", band=cert["band"],
                    status=cert["status"], witness_ratio=cert["ratio"], **detail)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 import linteach as lt
-from linteach.generators import clustered_weights
+from linteach.generators import band_points, clustered_weights, unit_rows
 
 from .signs import sign_agreement
 
-__all__ = ["EDGE_OFFSET", "NET_SPEC", "sharp", "theorem51_slacks", "draw_net"]
+__all__ = ["EDGE_OFFSET", "NET_SPEC", "sharp", "theorem51_slacks", "draw_net",
+           "band_points_each", "draw_points", "extremal_net"]
 
 #: band offsets for the "just inside / just outside" points
 EDGE_OFFSET = 1e-9
@@ -47,3 +48,65 @@ def draw_net(rng, spec, *, alpha=None):
     center = float(rng.uniform(*spec["center"])) * gap
     W = clustered_weights(k, d, r=rel_r * gap, gap=gap, center_norm=center, rng=rng)
     return lt.Net(k=k, alpha=a if alpha is None else alpha, v=v), W
+
+
+def band_points_each(W, factors, *, rng, radius=(0.1, 10.0)) -> np.ndarray:
+    """One point per band factor ``c`` of ``factors``: the same points, from the same draws
+    of ``rng``, as ``[band_points(W, 1, c=c, rng=rng) for c in factors]`` stacked, without
+    re-deriving the net's means, radius and basis per point (the sampled pass's hot spot).
+
+    ``W`` is a valid ``(2k, d)`` net with ``d ≥ 2`` and every ``c·r ≤ ‖w̄ − ū‖`` (the
+    caller's factors are capped there).
+    """
+    W = np.asarray(W, dtype=np.float64)
+    w_bar, u_bar = lt.neuron_means(W)
+    delta = w_bar - u_bar
+    gap = float(np.linalg.norm(delta))
+    r = float(lt.cluster_radius(W))
+    u = delta / gap
+    Q = np.linalg.qr(np.column_stack([u, np.eye(W.shape[-1])]), mode="complete")[0]
+    lo, hi = np.log(radius[0]), np.log(radius[1])
+    out = np.empty((len(factors), W.shape[-1]))
+    for i, c in enumerate(factors):
+        cos = float(c) * r / gap
+        if not cos <= 1.0:
+            raise ValueError(f"band factor {c!r} times r exceeds ‖w̄ − ū‖ = {gap:g}")
+        E = unit_rows(rng.standard_normal((1, W.shape[-1] - 1))) @ Q[:, 1:].T
+        side = np.where(rng.random(1) < 0.5, -1.0, 1.0)
+        length = np.exp(rng.uniform(lo, hi, 1))
+        out[i] = (length[:, None] * (side[:, None] * cos * u + np.sqrt(1.0 - cos**2) * E))[0]
+    return out
+
+
+def draw_points(rng, W, counts, *, c=2.0):
+    """Uniform, band-edge, just-inside, just-outside and deep-regime points for ``W``."""
+    n_uni, n_edge, n_in, n_out, n_deep = counts
+    d = W.shape[-1]
+    U = rng.standard_normal((n_uni, d)) * np.exp(rng.uniform(np.log(0.1), np.log(10.0),
+                                                             (n_uni, 1)))
+    parts = [U]
+    for n, factor in ((n_edge, c), (n_in, c * (1 + EDGE_OFFSET)), (n_out, c * (1 - EDGE_OFFSET))):
+        parts.append(band_points(W, n, c=factor, rng=rng))
+    gap = np.linalg.norm(np.subtract(*lt.neuron_means(W)))
+    top = gap / max(float(lt.cluster_radius(W)), 1e-300) * (1 - 1e-12)  # largest reachable c
+    deep = np.exp(rng.uniform(np.log(c), np.log(max(c, min(top, 1e6))), n_deep))
+    parts.append(band_points_each(W, deep, rng=rng))
+    return np.concatenate(parts)
+
+
+def extremal_net(alpha: float, r: float, c: float, *, d: int, rng, v: float = 1.0):
+    """docs/math.md §5's extremal net and point: k = 2, w's at w̄, u's at ū ± r·x̂, and x̂.
+
+    ``w̄·x̂ = 0``, ``ū·x̂ = −c·r``; the signs disagree exactly when ``c ≤ (1−α)/(1+α)``.
+    Built on coordinate axes (then a random signed permutation: no rounding), so the
+    construction is exact up to the one product ``c·r``.
+    """
+    W = np.zeros((4, d))
+    p, q = rng.standard_normal(2)
+    W[0, 1] = W[1, 1] = p                          # w1 = w2 = w̄ = (0, p, …)
+    W[2, 0], W[3, 0] = -c * r + r, -c * r - r      # u = ū ± r e1, ū = (−c r, q, …)
+    W[2, 1] = W[3, 1] = q
+    x = np.zeros(d)
+    x[0] = 1.0
+    perm, signs = rng.permutation(d), np.where(rng.random(d) < 0.5, -1.0, 1.0)
+    return lt.Net(k=2, alpha=alpha, v=v), (W * signs)[:, perm], (x * signs)[perm][None, :]

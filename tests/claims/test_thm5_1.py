@@ -26,8 +26,16 @@ def test_thm51_passes_and_catches_its_control():
         assert result.clauses[clause]["evaluated"] > 0
     for clause, c in result.measurements["certified_cases"].items():
         assert c["witness"] == 0 and c["proved"] > 0, clause
-        # left sampled: float-limited tight nets, many (k > 12: thorough)
-        assert all(r.startswith(("tight/", "many/")) for r in c["reasons"]), c["reasons"]
+        # left sampled at the quick budget: only many (k > 12), each case with its reason
+        assert all(case.startswith("many/") for cases in c["reasons"].values()
+                   for case in cases), c["reasons"]
+        assert c["sampled_only"] == sum(len(v) for v in c["reasons"].values())
+    for clause in (thm5_1.CLAUSE, thm5_1.SHARP_CLAUSE):  # a clause is as strong as its weakest case
+        counts = result.clauses[clause]["evidence_counts"]
+        assert counts.get("observed", 0) == result.measurements["certified_cases"][clause][
+            "sampled_only"]
+        assert result.clauses[clause]["evidence"] == ("observed" if counts.get("observed")
+                                                      else "proved")
 
 
 # -- exact signs --------------------------------------------------------------------------------
@@ -128,3 +136,43 @@ def test_a_witness_makes_the_certified_clause_fail():
     W, _ = lt.certify.extremal_net(3, 0.3, c=0.5 * lt.certify.sharp_constant(3, 0.3))
     got = thm5_1._certify([W], 0.3, 0.5 * lt.certify.sharp_constant(3, 0.3), 3)
     assert got[thm5_1.CLAUSE]["status"] == "witness" and got[thm5_1.CLAUSE]["slack"] < 0
+
+
+def test_the_cstar_figure_is_drawn_from_the_measured_brackets(tmp_path):
+    """The page generator draws ``thm5.1.cstar.png`` from ``cstar_over_ck`` and links it."""
+    pytest.importorskip("matplotlib")
+    import struct
+
+    from proofs_check import pages
+    from proofs_check.claims import thm5_1 as claim_module
+    from proofs_check.kit.certified import measure_cstar
+    ctx = fresh_context(claim_module)
+    results = [{"family": "random", "seed": s, "k": 3, "alpha": 0.3,
+                "cstar": {"lo": lo, "hi": hi}} for s, (lo, hi) in
+               enumerate([(0.0, None), (0.4, None), (0.7, 0.71)])]
+    measure_cstar(ctx, results, rtol=1e-2, strict=thm5_1.STRICT)
+    m = ctx.measurements["cstar_over_ck"]
+    assert (m["min"], m["max"], m["seed_of_max"], m["no_witness"]) == (0.0, 0.7, "random/2", 1)
+    assert [b["hi"] for b in m["brackets"]] == [1 + thm5_1.STRICT, 1 + thm5_1.STRICT, 0.71]
+    claim = {"id": "thm5.1", "measurements": ctx.measurements}
+    path = tmp_path / pages.cstar_plot_name("thm5.1")
+    assert pages.plot_cstar(claim, path).startswith("wrote")
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24])[0] > 300
+    doc = {"budget": "standard", "seed": 0, "manifest": {"claims": {}}}
+    section = pages.generated_section(doc, dict(claim, verdict="PASS", cases=3, clauses={}))
+    assert f"]({pages.cstar_plot_name('thm5.1')})" in section
+
+
+def test_a_solver_status_other_than_optimal_or_infeasible_is_an_error(monkeypatch):
+    """HiGHS returning e.g. status 4 (numerical trouble) propagates, naming the status: the
+    claim becomes an ERROR, never a PASS or a quietly sampled case."""
+    import types
+
+    import linteach.certify.search as search
+    from linteach.errors import SolverError
+    monkeypatch.setattr(search, "linprog", lambda *a, **kw: types.SimpleNamespace(
+        status=4, message="numerical difficulties"))
+    W = lt.certify.extremal_net(2, 0.3)[0] + 0.05 * np.random.default_rng(0).standard_normal((4, 2))
+    with pytest.raises(SolverError, match="status 4"):
+        thm5_1._certify([W], 0.3, thm5_1.BAND, 2)
