@@ -34,7 +34,10 @@ def net_findings(net, W, X, y) -> list:
         eng = lt.agreement(W[None], X)  # with a run axis: the pattern even outside an NAR
         out += [finding("agreement pattern side_w", eng.side_w[0][clear], side_w[clear]),
                 finding("agreement pattern side_u", eng.side_u[0][clear], side_u[clear]),
-                finding("NAR margin β", eng.beta[0], beta, rtol=1e-12, atol=1e-15)]
+                # β = min |ŵ·x_i| is a difference of terms |ŵ_l x_il| ≤ |x_il|: its rounding is
+                # absolute, ROUND·Σ_l |x_il|, however small β itself is (a thin NAR)
+                finding("NAR margin β", eng.beta[0], beta, rtol=ROUND,
+                        atol=ROUND * np.abs(X).sum(axis=1).max())]
     if y is None:
         return out
     pw, pu, all_in, n_diff = ref.par(W, X, y)
