@@ -117,10 +117,34 @@ EQUIVALENT[("loss-core", "_log_ell", "core/NumberReplacer", 106)] = (
 EQUIVALENT[("loss-core", "_logsumexp", "core/NumberReplacer", 133)] = (
     "equivalent: `m[..., 0]` → `m[..., -1]` indexes the keepdims axis of length 1, so both "
     "pick the same element")
+_LOG_ELL_ULPS = ("log ℓ correctly rounded past the series switch (test_log_ell_is_correctly_"
+                 "rounded_on_both_sides_of_the_series_switch): the series term's sign or factor "
+                 "is 10–24 ulps off, inside every claim's tolerance")
 #: why the claims miss what they miss (the report's "What the claims miss" section)
-NOTES: list = []
+NOTES: list = [
+    "loss-core: `log_g` is called by no claim and no engine path (the trainers and the audits "
+    "use `g` and `scaled_loss_terms`), so only its tests can see it.  `far = q == 30` sends "
+    "margins past 30 through log(log(1 + e^{−q})), which stays accurate until ℓ underflows "
+    "near q ≈ 745; the claims' margins past 30 reach `_log_ell` only below that (late-phase "
+    "margins go through `scaled_loss_terms`).  The series' sign and factor (10–24 ulps) are "
+    "below every claim's tolerance: a test pins them against 50 digits.",
+    "network: every claim trains and audits with the fused kernel (`loss_and_grad`, "
+    "`sgd_update`); `Net.backward` runs only inside the negative controls' `Controlled` "
+    "kernel, where a wrong gradient still makes the corrupted run fail, so the control is "
+    "'caught' either way.  The engine audit compares `Net.forward` and the kernel's ∇L with "
+    "the per-example reference, never `Net.backward`: every value-changing mutant of "
+    "`backward` passes every claim.  A check that would see them: one more audit finding, "
+    "`Net.backward(W, X, −y g(q)/n)` against the same reference ∇L (`audit_ref."
+    "grad_mean_loss`), in `proofs_check/kit/audit.py`'s `_net_findings`.",
+]
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
+    ("loss-core", "_log_ell", "core/ReplaceBinaryOperator_Sub_Add", 108): _LOG_ELL_ULPS,
+    ("loss-core", "_log_ell", "core/NumberReplacer", 108): _LOG_ELL_ULPS,
+    ("loss-core", "mean_loss", "core/NumberReplacer", 138):
+        "the mean runs over the last axis of stacked runs, and a scalar is refused naming `q` "
+        "(test_mean_loss_reduces_over_the_last_axis_of_stacked_runs, test_mean_loss_of_a_"
+        "scalar_is_refused_naming_q_and_the_rule): every claim's loss is of one run",
     ("verdict", "record", "core/ReplaceBinaryOperator_Mul_Div", 140):
         "keyword-only knobs (test_record_and_negative_control_knobs_are_keyword_only)",
     ("verdict", "negative_control", "core/ReplaceBinaryOperator_Mul_Div", 236):
