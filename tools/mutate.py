@@ -122,11 +122,14 @@ _LOG_ELL_ULPS = ("log ℓ correctly rounded past the series switch (test_log_ell
                  "is 10–24 ulps off, inside every claim's tolerance")
 #: why the claims miss what they miss (the report's "What the claims miss" section)
 NOTES: list = [
+    "bounds-formulas: every thm4.1 data set is scaled to max ‖x‖ = 1, so R_x² and 1/R_x² "
+    "agree on all of them; a test at R_x = 1.3 sees it.",
     "loss-core: `log_g` is called by no claim and no engine path (the trainers and the audits "
     "use `g` and `scaled_loss_terms`), so only its tests can see it.  `far = q == 30` sends "
     "margins past 30 through log(log(1 + e^{−q})), which stays accurate until ℓ underflows "
-    "near q ≈ 745; the claims' margins past 30 reach `_log_ell` only below that (late-phase "
-    "margins go through `scaled_loss_terms`).  The series' sign and factor (10–24 ulps) are "
+    "near q ≈ 745; where the engine uses `_log_ell` (a log-sum-exp over a run with some "
+    "margin ≤ 30) a term below e^{−745} is a zero of the sum anyway, so only `log_ell` "
+    "itself shows the −inf.  The series' sign and factor (10–24 ulps) are "
     "below every claim's tolerance: a test pins them against 50 digits.",
     "network: every claim trains and audits with the fused kernel (`loss_and_grad`, "
     "`sgd_update`); `Net.backward` runs only inside the negative controls' `Controlled` "
