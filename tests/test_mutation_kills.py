@@ -227,3 +227,36 @@ def test_record_and_negative_control_knobs_are_keyword_only():
         ctx.record("a", 1.0, CASE, "observed")
     with pytest.raises(TypeError):
         ctx.negative_control(True, "d", 3)
+
+
+# -- proofs_check.engine.runner.run_one (survivors of the runner-verdict campaign) -------------
+def _stub_loader(check):
+    import types
+
+    claim = Claim(id="stub", statement="s", reference="docs/math.md §1", hypotheses="h",
+                  cases="c", control="n", clauses=("a",))
+    return lambda claim_id: types.SimpleNamespace(CLAIM=claim, check=check)
+
+
+def test_run_one_reports_the_check_s_own_wall_time():
+    import time
+
+    from proofs_check.engine import runner
+
+    before = time.perf_counter()
+    res = runner.run_one("stub", seed=0, budget="quick", load=_stub_loader(
+        lambda ctx: time.sleep(0.05)))
+    outside = time.perf_counter() - before
+    assert 0.05 <= res.seconds <= outside
+
+
+def test_run_one_pins_blas_to_one_thread_while_the_check_runs():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from proofs_check.engine import runner
+
+    seen = []
+    with threadpool_limits(limits=2):  # whatever the caller set, a check runs on one thread
+        runner.run_one("stub", seed=0, budget="quick", load=_stub_loader(
+            lambda ctx: seen.extend(p["num_threads"] for p in threadpool_info())))
+    assert seen and set(seen) == {1}

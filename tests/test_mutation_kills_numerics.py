@@ -8,7 +8,6 @@ import mpmath
 import numpy as np
 import pytest
 
-import linteach as lt
 from linteach import loss
 
 
