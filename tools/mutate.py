@@ -54,6 +54,9 @@ TARGETS = {
     # the SGD update loop of Theorem 4.1 (the claims that train by SGD)
     "train-sgd": ("linteach/train.py", ["_sgd_loop", "epoch_row"], ["thm4.1", "appK"],
                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
+    # the per-epoch trace of SGD (loss, max loss, min margin, ε0-mistakes)
+    "train-sgd-trace": ("linteach/train.py", ["epoch_row"], ["thm4.1", "appK"],
+                        ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
     # the full-batch and normalized gradient-flow loops
     "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
                    ["min2024", "eq6", "lyu2021"],
@@ -142,6 +145,25 @@ NOTES: list = [
 ]
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
+    **{("runner-verdict", "run_one", f"core/ReplaceBinaryOperator_Sub_{op}", 139):
+       "the check's own wall time (test_run_one_reports_the_check_s_own_wall_time)"
+       for op in ("Add", "Mul", "Div")},
+    ("runner-verdict", "run_one", "core/NumberReplacer", 124):
+        "BLAS pinned to one thread (test_run_one_pins_blas_to_one_thread_while_the_check_runs)",
+    ("runner-verdict", "run_one", "core/ReplaceBinaryOperator_Mul_Div", 89):
+        "keyword-only options (test_run_one_options_are_keyword_only)",
+    ("runner-verdict", "run_one", "core/AddNot", 136):
+        "a raising check is ERROR when run_one runs alone, without a cancel event (test_run_"
+        "one_alone_turns_a_raising_check_into_error_with_its_rerun_command)",
+    ("runner-verdict", "_result", "core/AddNot", 64):
+        "`--cases` in the rerun command only when set (test_run_one_alone_turns_a_raising_"
+        "check_into_error_with_its_rerun_command)",
+    ("runner-verdict", "_result", "core/ReplaceComparisonOperator_Eq_LtE", 61):
+        "the rerun command is for ERROR only: 'ASSUMPTION-NOT-MET' < 'ERROR' as strings (test_"
+        "an_assumption_not_met_result_has_no_rerun_command_and_five_examples)",
+    ("runner-verdict", "_result", "core/NumberReplacer", 84):
+        "five examples of each reason (test_an_assumption_not_met_result_has_no_rerun_"
+        "command_and_five_examples)",
     ("loss-core", "_log_ell", "core/ReplaceBinaryOperator_Sub_Add", 108): _LOG_ELL_ULPS,
     ("loss-core", "_log_ell", "core/NumberReplacer", 108): _LOG_ELL_ULPS,
     ("loss-core", "mean_loss", "core/NumberReplacer", 138):
