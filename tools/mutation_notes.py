@@ -43,11 +43,19 @@ EQUIVALENT[("loss-core", "_log_ell", "core/NumberReplacer", 106)] = (
 EQUIVALENT[("loss-core", "_logsumexp", "core/NumberReplacer", 133)] = (
     "equivalent: `m[..., 0]` → `m[..., -1]` indexes the keepdims axis of length 1, so both "
     "pick the same element")
+_LAST_AXIS = ("equivalent: `losses` and `q` are always (runs, n) here (the runs are flattened "
+              "before the loop), so axis 1 and axis −1 are the same axis")
+EQUIVALENT.update({("train-sgd-trace", "epoch_row", op, line): _LAST_AXIS
+                   for op in ("core/ReplaceUnaryOperator_USub_UAdd",
+                              "core/ReplaceUnaryOperator_Delete_USub") for line in (106, 107)})
 _LOG_ELL_ULPS = ("log ℓ correctly rounded past the series switch (test_log_ell_is_correctly_"
                  "rounded_on_both_sides_of_the_series_switch): the series term's sign or factor "
                  "is 10–24 ulps off, inside every claim's tolerance")
 #: why the claims miss what they miss (the report's "What the claims miss" section)
 NOTES: list = [
+    "train-sgd-trace: thm4.1 and appK read only the trace's `mistakes`; they recompute every "
+    "loss they check from their own monitor of the updates, so the trace's `loss`, `max_loss` "
+    "and `min_margin` are seen by tests only.",
     "bounds-formulas: every thm4.1 data set is scaled to max ‖x‖ = 1, so R_x² and 1/R_x² "
     "agree on all of them; a test at R_x = 1.3 sees it.",
     "loss-core: `log_g` is called by no claim and no engine path (the trainers and the audits "
