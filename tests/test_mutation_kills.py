@@ -227,3 +227,75 @@ def test_record_and_negative_control_knobs_are_keyword_only():
         ctx.record("a", 1.0, CASE, "observed")
     with pytest.raises(TypeError):
         ctx.negative_control(True, "d", 3)
+
+
+# -- proofs_check.engine.runner.run_one (survivors of the runner-verdict campaign) -------------
+def _stub_loader(check):
+    import types
+
+    claim = Claim(id="stub", statement="s", reference="docs/math.md §1", hypotheses="h",
+                  cases="c", control="n", clauses=("a",))
+    return lambda claim_id: types.SimpleNamespace(CLAIM=claim, check=check)
+
+
+def test_run_one_reports_the_check_s_own_wall_time():
+    import time
+
+    from proofs_check.engine import runner
+
+    before = time.perf_counter()
+    res = runner.run_one("stub", seed=0, budget="quick", load=_stub_loader(
+        lambda ctx: time.sleep(0.05)))
+    outside = time.perf_counter() - before
+    assert 0.05 <= res.seconds <= outside
+
+
+def test_run_one_pins_blas_to_one_thread_while_the_check_runs():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from proofs_check.engine import runner
+
+    seen = []
+    with threadpool_limits(limits=2):  # whatever the caller set, a check runs on one thread
+        runner.run_one("stub", seed=0, budget="quick", load=_stub_loader(
+            lambda ctx: seen.extend(p["num_threads"] for p in threadpool_info())))
+    assert seen and set(seen) == {1}
+
+
+def test_run_one_options_are_keyword_only():
+    from proofs_check.engine import runner
+
+    with pytest.raises(TypeError):
+        runner.run_one("stub", 0, "quick", load=_stub_loader(lambda ctx: None))
+
+
+def _raise(ctx):
+    raise RuntimeError("boom")
+
+
+def test_run_one_alone_turns_a_raising_check_into_error_with_its_rerun_command():
+    from proofs_check.engine import runner
+
+    plain = runner.run_one("stub", seed=3, budget="quick", load=_stub_loader(_raise))
+    assert plain.verdict == "ERROR" and "boom" in plain.error
+    assert "--only stub --seed 3" in plain.reproduce and "--cases" not in plain.reproduce
+    sized = runner.run_one("stub", seed=3, budget="quick", cases=4, load=_stub_loader(_raise))
+    assert sized.reproduce.endswith("--cases 4")
+
+
+def _nothing_met_but_controlled(ctx):
+    for case in ctx.cases(7, "f"):
+        ctx.assumption_not_met(case, "no")
+    sub = ctx.control_context("c")
+    for case in sub.cases(2, "f"):
+        sub.record("a", -1.0, case)
+    ctx.negative_control(True, "d", controls=sub)
+
+
+def test_an_assumption_not_met_result_has_no_rerun_command_and_five_examples():
+    from proofs_check.engine import runner
+
+    res = runner.run_one("stub", seed=0, budget="quick",
+                         load=_stub_loader(_nothing_met_but_controlled))
+    assert res.verdict == "ASSUMPTION-NOT-MET" and res.reproduce is None
+    assert len(res.counts["assumption_not_met_examples"]) == 5

@@ -2,18 +2,25 @@
 # Judge one cosmic-ray mutant (run from the scratch copy of the repository):
 #   mutation_judge.sh CLAIM_ID... -- TEST_FILE...      (ALL: every claim)
 # Exit 0 = the mutant survived.  Prints which stage killed it.
+# Named claims run one at a time in the order given (cheapest first pays): the first claim
+# that does not PASS kills the mutant, so a killed mutant does not pay for the others.
 claims=(); while [ "$1" != "--" ] && [ $# -gt 0 ]; do claims+=("$1"); shift; done; shift
 py="${MUTATE_PYTHON:-python}"
-only=(); [ "${claims[0]}" != "ALL" ] && only=(--only "${claims[@]}")
 skip_verify=0; [ "${claims[0]}" = "NONE" ] && skip_verify=1   # a tests-only campaign
 if ! "$py" -c "import linteach, linteach.bounds, linteach.convex, proofs_check.engine.runner, proofs_check.kit.audit" > import.log 2>&1
 then
     echo "KILLED-BY: import (the mutant does not import: not a competent mutant)"
     tail -2 import.log; exit 1
 fi
-if [ $skip_verify = 0 ] && ! "$py" -m proofs_check --budget quick --workers 0 "${only[@]}" \
-        --json mutant_claims.json --out mutant_claims.md > verify.log 2>&1; then
-    echo "KILLED-BY: verify"; tail -3 verify.log; exit 1
+if [ $skip_verify = 0 ]; then
+    if [ "${claims[0]}" = "ALL" ]; then groups=("ALL"); else groups=("${claims[@]}"); fi
+    for c in "${groups[@]}"; do
+        only=(); [ "$c" != "ALL" ] && only=(--only "$c")
+        if ! "$py" -m proofs_check --budget quick --workers 0 "${only[@]}" \
+                --json mutant_claims.json --out mutant_claims.md > verify.log 2>&1; then
+            echo "KILLED-BY: verify ($c)"; tail -3 verify.log; exit 1
+        fi
+    done
 fi
 if ! HYPOTHESIS_PROFILE=dev "$py" -m pytest -x -q -m "not slow" -p no:cacheprovider "$@" \
         > tests.log 2>&1; then

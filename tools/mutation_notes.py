@@ -1,0 +1,185 @@
+"""What the mutation report says about single mutants: the equivalent ones (with the reason),
+the ones killed by a test or check written for them, and why the claims miss what they miss.
+Read by ``tools/mutate.py report``; keyed by (target, function, operator, line[, occurrence]).
+"""
+
+#: mutants judged equivalent by reading them (target, function, operator, line) -> reason;
+#: each was checked by hand: no input can tell the mutant from the original
+EQUIVALENT: dict = {
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 103):
+        "equivalent: `[..., 0]` → `[..., -1]` indexes an axis of length 1 (the matrix-vector "
+        "product's column), so both pick the same element",
+}
+_M_GUARD = ("equivalent: the message's `np.log(M) if M > 0 else np.inf` runs only when M is "
+            "not finite; the inputs are checked finite and positive, so M is +inf there "
+            "(never NaN or negative) and every variant of the condition yields inf")
+EQUIVALENT.update({("bounds", "sgd_update_bound", op, 118): _M_GUARD for op in (
+    "core/ReplaceComparisonOperator_Gt_NotEq", "core/ReplaceComparisonOperator_Gt_Lt",
+    "core/ReplaceComparisonOperator_Gt_LtE", "core/ReplaceComparisonOperator_Gt_GtE",
+    "core/ReplaceComparisonOperator_Gt_Eq",
+    "core/NumberReplacer", "core/AddNot")})
+EQUIVALENT[("bounds", "sgd_update_bound", "core/ReplaceComparisonOperator_Eq_LtE", 97)] = (
+    "equivalent: `alpha == 0.0` → `alpha <= 0.0` right after check_alpha, which rejects "
+    "alpha < 0")
+EQUIVALENT[("verdict", "audit", "core/NumberReplacer", 192)] = (
+    "equivalent: the value put in place of a non-finite reference in the allowance never "
+    "matters: there the error is 0 (equal infinities) or inf (anything else), so the ratio "
+    "is 0 or inf whatever the allowance")
+EQUIVALENT[("verdict", "audit", "core/ReplaceComparisonOperator_Eq_LtE", 194)] = (
+    "equivalent: `err == 0` → `err <= 0`; err is an absolute value, 0 or inf, never negative")
+EQUIVALENT[("verdict", "audit", "core/NumberReplacer", 205)] = (
+    "equivalent: 1e300 ± 1 is 1e300 in float64 (the floor put under an infinite slack)")
+EQUIVALENT[("verdict", "record", "core/ReplaceComparisonOperator_Eq_LtE", 156)] = (
+    "equivalent: `arr.size == 0` → `arr.size <= 0`; an array size is never negative")
+EQUIVALENT[("loss-core", "_log_ell", "core/ReplaceComparisonOperator_Gt_GtE", 105)] = (
+    "equivalent: `q > 30` → `q >= 30` changes the branch only at q = 30.0 exactly, where the "
+    "series −q − e^{−q}/2 and log(log(1 + e^{−q})) round to the same float64 (both are the "
+    "correctly rounded value, checked against 50 digits in test_log_ell_is_correctly_rounded_"
+    "on_both_sides_of_the_series_switch, which includes q = 30)")
+EQUIVALENT[("loss-core", "_log_ell", "core/NumberReplacer", 106)] = (
+    "equivalent: the value put in place of a far margin in the near branch is discarded by the "
+    "final `np.where`; any small number (0, ±1) keeps that unused branch finite and warning-"
+    "free")
+EQUIVALENT[("loss-core", "_logsumexp", "core/NumberReplacer", 133)] = (
+    "equivalent: `m[..., 0]` → `m[..., -1]` indexes the keepdims axis of length 1, so both "
+    "pick the same element")
+_LAST_AXIS = ("equivalent: `losses` and `q` are always (runs, n) here (the runs are flattened "
+              "before the loop), so axis 1 and axis −1 are the same axis")
+EQUIVALENT.update({("train-sgd-trace", "epoch_row", op, line): _LAST_AXIS
+                   for op in ("core/ReplaceUnaryOperator_USub_UAdd",
+                              "core/ReplaceUnaryOperator_Delete_USub") for line in (106, 107)})
+_LOG_ELL_ULPS = ("log ℓ correctly rounded past the series switch (test_log_ell_is_correctly_"
+                 "rounded_on_both_sides_of_the_series_switch): the series term's sign or factor "
+                 "is 10–24 ulps off, inside every claim's tolerance")
+#: why the claims miss what they miss (the report's "What the claims miss" section)
+NOTES: list = [
+    "train-sgd-trace: thm4.1 and appK read only the trace's `mistakes`; they recompute every "
+    "loss they check from their own monitor of the updates, so the trace's `loss`, `max_loss` "
+    "and `min_margin` are seen by tests only.",
+    "bounds-formulas: every thm4.1 data set is scaled to max ‖x‖ = 1, so R_x² and 1/R_x² "
+    "agree on all of them; a test at R_x = 1.3 sees it.",
+    "loss-core: `log_g` is called by no claim and no engine path (the trainers and the audits "
+    "use `g` and `scaled_loss_terms`), so only its tests can see it.  `far = q == 30` sends "
+    "margins past 30 through log(log(1 + e^{−q})), which stays accurate until ℓ underflows "
+    "near q ≈ 745; where the engine uses `_log_ell` (a log-sum-exp over a run with some "
+    "margin ≤ 30) a term below e^{−745} is a zero of the sum anyway, so only `log_ell` "
+    "itself shows the −inf.  The series' sign and factor (10–24 ulps) are "
+    "below every claim's tolerance: a test pins them against 50 digits.",
+    "network: every claim trains and audits with the fused kernel (`loss_and_grad`, "
+    "`sgd_update`); `Net.backward` runs only inside the negative controls' `Controlled` "
+    "kernel, where a wrong gradient still makes the corrupted run fail, so the control is "
+    "'caught' either way.  The engine audit compares `Net.forward` and the kernel's ∇L with "
+    "the per-example reference, never `Net.backward`: every value-changing mutant of "
+    "`backward` passes every claim.  A check that would see them: one more audit finding, "
+    "`Net.backward(W, X, −y g(q)/n)` against the same reference ∇L (`audit_ref."
+    "grad_mean_loss`), in `proofs_check/kit/audit.py`'s `_net_findings`.",
+]
+#: survivors killed by a test or check written for them (target, function, operator, line)
+KILLED_BY: dict = {
+    **{("runner-verdict", "run_one", f"core/ReplaceBinaryOperator_Sub_{op}", 139):
+       "the check's own wall time (test_run_one_reports_the_check_s_own_wall_time)"
+       for op in ("Add", "Mul", "Div")},
+    ("runner-verdict", "run_one", "core/NumberReplacer", 124):
+        "BLAS pinned to one thread (test_run_one_pins_blas_to_one_thread_while_the_check_runs)",
+    ("runner-verdict", "run_one", "core/ReplaceBinaryOperator_Mul_Div", 89):
+        "keyword-only options (test_run_one_options_are_keyword_only)",
+    ("runner-verdict", "run_one", "core/AddNot", 136):
+        "a raising check is ERROR when run_one runs alone, without a cancel event (test_run_"
+        "one_alone_turns_a_raising_check_into_error_with_its_rerun_command)",
+    ("runner-verdict", "_result", "core/AddNot", 64):
+        "`--cases` in the rerun command only when set (test_run_one_alone_turns_a_raising_"
+        "check_into_error_with_its_rerun_command)",
+    ("runner-verdict", "_result", "core/ReplaceComparisonOperator_Eq_LtE", 61):
+        "the rerun command is for ERROR only: 'ASSUMPTION-NOT-MET' < 'ERROR' as strings (test_"
+        "an_assumption_not_met_result_has_no_rerun_command_and_five_examples)",
+    ("runner-verdict", "_result", "core/NumberReplacer", 84):
+        "five examples of each reason (test_an_assumption_not_met_result_has_no_rerun_"
+        "command_and_five_examples)",
+    ("loss-core", "_log_ell", "core/ReplaceBinaryOperator_Sub_Add", 108): _LOG_ELL_ULPS,
+    ("loss-core", "_log_ell", "core/NumberReplacer", 108): _LOG_ELL_ULPS,
+    ("loss-core", "mean_loss", "core/NumberReplacer", 138):
+        "the mean runs over the last axis of stacked runs, and a scalar is refused naming `q` "
+        "(test_mean_loss_reduces_over_the_last_axis_of_stacked_runs, test_mean_loss_of_a_"
+        "scalar_is_refused_naming_q_and_the_rule): every claim's loss is of one run",
+    ("verdict", "record", "core/ReplaceBinaryOperator_Mul_Div", 140):
+        "keyword-only knobs (test_record_and_negative_control_knobs_are_keyword_only)",
+    ("verdict", "negative_control", "core/ReplaceBinaryOperator_Mul_Div", 236):
+        "keyword-only knobs (test_record_and_negative_control_knobs_are_keyword_only)",
+    ("bounds-formulas", "_direct", "core/ReplaceBinaryOperator_Mul_Div", 132):
+        "R_x² → 1/R_x² in b is invisible on data with R_x = 1 (every thm4.1 set is scaled to "
+        "max ‖x‖ = 1); killed at R_x = 1.3 (test_t_exact_and_m_are_rounded_up_never_down)",
+    ("verdict", "audit", "core/ReplaceComparisonOperator_NotEq_Lt", 185):
+        "shapes must match (test_audit_shapes_must_match_even_when_the_values_broadcast_equal)",
+    ("verdict", "audit", "core/ReplaceComparisonOperator_NotEq_Gt", 185):
+        "shapes must match (test_audit_shapes_must_match_even_when_the_values_broadcast_equal)",
+    ("verdict", "audit", "core/ReplaceUnaryOperator_USub_UAdd", 186):
+        "shapes must match (test_audit_shapes_must_match_even_when_the_values_broadcast_equal)",
+    ("verdict", "audit", "core/ReplaceUnaryOperator_USub_Not", 205):
+        "a disagreement is recorded as a violated clause (test_audit_shapes_must_match_...)",
+    ("verdict", "audit", "core/AddNot", 202):
+        "the message gives the element's values (test_engine_problem_names_the_first_...)",
+    ("verdict", "audit", "core/AddNot", 203):
+        "the message gives the element's values (test_engine_problem_names_the_first_...)",
+    ("verdict", "audit", "core/NumberReplacer", 197):
+        "empty arrays agree with slack 1 (test_audit_of_empty_arrays_agrees_with_slack_one)",
+    ("verdict", "audit", "core/NumberReplacer", 190):
+        "exact agreement has slack 1 (tests/test_audit.py::test_audit_nan_agrees_with_nan_...)",
+    ("verdict", "engine_problem", "core/NumberReplacer", 281):
+        "the first disagreement is named (test_engine_problem_names_the_first_disagreement_...)",
+    ("verdict", "record", "core/ReplaceComparisonOperator_Lt_LtE", 169):
+        "ties keep the first worst case (test_an_equal_later_slack_keeps_the_first_worst_case)",
+    ("verdict", "record", "core/ReplaceComparisonOperator_Eq_Lt", 156):
+        "an empty slack records nothing (test_an_empty_slack_records_nothing)",
+    ("verdict", "record", "core/NumberReplacer", 156):
+        "an empty slack records nothing (test_an_empty_slack_records_nothing)",
+    ("verdict", "record", "core/ReplaceComparisonOperator_Lt_Eq", 165):
+        "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
+    ("verdict", "record", "core/ReplaceComparisonOperator_Lt_GtE", 165):
+        "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 116):
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and the "
+        "engine audit's 'M not below its exact value')",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 116):
+        "M rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and the "
+        "engine audit's 'M not below its exact value')",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 100):
+        "`eta` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 99):
+        "`k` = 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/NumberReplacer", 101):
+        "`v` ≤ 0 rejected (test_sgd_update_bound_rejects_each_out_of_range_argument)",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Add_Sub", 115):
+        "T_exact rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and "
+        "now the engine audit's 'T_exact not below its exact value')",
+    ("bounds", "sgd_update_bound", "core/ReplaceBinaryOperator_Mul_Div", 115):
+        "T_exact rounded up, never down (test_t_exact_and_m_are_rounded_up_never_down; and "
+        "now the engine audit's 'T_exact not below its exact value')",
+    ("verdict", "record", "core/ReplaceComparisonOperator_Lt_NotEq", 165):
+        "a held evaluation is no violation (test_a_positive_slack_is_no_violation)",
+    **{("verdict", "record", f"core/ReplaceBinaryOperator_Add_{op}", 166):
+       "evidence counts count (test_evidence_counts_count_every_evaluation)"
+       for op in ("Sub", "Mul", "Div")},
+    ("verdict", "record", "core/NumberReplacer", 166):
+        "evidence counts count (test_evidence_counts_count_every_evaluation)",
+    ("verdict", "audit", "core/AddNot", 196):
+        "the disagreement names the element (tests/test_audit.py::"
+        "test_audit_disagreement_names_quantity_case_and_both_values)",
+    ("verdict", "audit", "core/NumberReplacer", 194):
+        "exact agreement has slack 1 (tests/test_audit.py::test_zero_allowance_means_exact_"
+        "equality, test_audit_nan_agrees_with_nan_and_inf_with_inf)",
+    ("verdict", "audit", "core/ReplaceComparisonOperator_Lt_NotEq", 198):
+        "an agreeing audit is no disagreement (tests/test_audit.py::"
+        "test_audit_agreement_within_allowance_records_nonnegative_slack)",
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceBinaryOperator_Mul_Div", 92):
+        "`c` must stay keyword-only (tests/test_mutation_kills.py::"
+        "test_linear_regime_constant_is_keyword_only)",
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_USub_UAdd", 101):
+        "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
+        "alone); on 2-D X, axis 1 is axis -1",
+    ("metrics-radius-regime", "linear_regime", "core/ReplaceUnaryOperator_Delete_USub", 101):
+        "per-row scaling on stacked data (test_linear_regime_on_stacked_data_equals_each_run_"
+        "alone); on 2-D X, axis 1 is axis -1",
+    ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 99):
+        "the rule c ≥ 0 at the boundary (test_linear_regime_accepts_every_c_from_zero, "
+        "test_linear_regime_rejects_a_negative_c)",
+}
