@@ -138,6 +138,21 @@ def test_v_dropped_from_the_gradient_is_caught_on_a_v_not_1_case():
     assert "∇L, per-example loop of Eq. 3" in _failing(audit.audit_subject(subject))
 
 
+def test_a_lost_second_layer_sign_in_net_backward_is_caught_by_the_audit(monkeypatch):
+    """Net.backward (the readable Eq. 3) is used only by the negative controls, where a wrong
+    gradient still counts as caught: the audit compares it with the per-example loop.  The
+    planted bug forgets the −v of the u neurons (their rows get +v)."""
+    real = lt.Net.backward
+
+    def u_sign_lost(self, W, X, coef):
+        G = np.array(real(self, W, X, coef))
+        G[..., self.k:, :] *= -1.0
+        return G
+    monkeypatch.setattr(lt.Net, "backward", u_sign_lost)
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert failing == {"Net.backward (Eq. 3) with dL/dN = −y g(q)/n"}
+
+
 @pytest.mark.usefixtures("radius_as_mean")
 def test_cluster_radius_as_a_mean_is_caught_on_a_thm51_net():
     subject = thm5_1.audit_subject(Case("random", 5))

@@ -47,9 +47,14 @@ def net_findings(net, W, X, y) -> list:
     q = y * ref.forward(W, X, a, v)
     L, G = net.loss_and_grad(W, X, y)
     gscale = ROUND * v * np.abs(X).max()  # n terms of size ≤ v|x|/n each
+    G_ref = ref.grad_mean_loss(W, X, y, a, v)
+    # the readable Eq. 3 backward too: the trainers step with the fused kernel, and only the
+    # negative controls call Net.backward, where a wrong gradient would still be "caught"
+    coef = np.array([-yi * ref.g_loss(qi) for qi, yi in zip(q, y)]) / len(y)
     out += [finding("mean loss L (Eq. 2)", L, ref.mean_loss(q), rtol=1e-12),
-            finding("∇L, per-example loop of Eq. 3", G, ref.grad_mean_loss(W, X, y, a, v),
-                    atol=gscale + 1e-300),
+            finding("∇L, per-example loop of Eq. 3", G, G_ref, atol=gscale + 1e-300),
+            finding("Net.backward (Eq. 3) with dL/dN = −y g(q)/n", net.backward(W, X, coef),
+                    G_ref, atol=gscale + 1e-300),
             finding("normalized margin γ̄", lt.normalized_margin(net, W, X, y),
                     ref.normalized_margin(W, X, y, a, v), rtol=1e-12)]
     lsum = math.exp(ref.log_sum_loss(q))
