@@ -48,7 +48,8 @@ def parser(description: str, epilog: str | None = None) -> argparse.ArgumentPars
     p.add_argument("--version", action="version", version=version())
     p.add_argument("--list", action="store_true",
                    help="list the claims with their evidence strength and slack unit, then exit")
-    p.add_argument("--only", nargs="+", metavar="ID", help="check only these claims")
+    p.add_argument("--only", nargs="+", action="extend", metavar="ID",
+                   help="check only these claims (repeatable: --only a --only b = --only a b)")
     p.add_argument("--cases", type=int, default=None,
                    help=f"cases per family, overriding the budget (at most {usage.MAX_CASES})")
     p.add_argument("--seed", type=int, default=0, help="root seed, in [0, 2**64 - 1]")

@@ -153,6 +153,19 @@ def test_a_lost_second_layer_sign_in_net_backward_is_caught_by_the_audit(monkeyp
     assert failing == {"Net.backward (Eq. 3) with dL/dN = −y g(q)/n"}
 
 
+def test_a_wrong_loss_in_the_sgd_trace_is_caught_by_the_audit(monkeypatch):
+    """The SGD trace's loss columns are recomputed: ℓ off by a factor (the updates use g, so
+    the trajectory itself is unchanged) fails the trace findings at both recomputed rows."""
+    import linteach.loss
+
+    real = linteach.loss.ell
+    monkeypatch.setattr(linteach.loss, "ell", lambda q: 2.0 * real(q))
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert {f"SGD trace {what} loss, row {row}" for what in ("mean", "largest")
+            for row in (0, -1)} <= failing
+    assert not any(q.startswith(("SGD trajectory", "SGD trace smallest")) for q in failing)
+
+
 @pytest.mark.usefixtures("radius_as_mean")
 def test_cluster_radius_as_a_mean_is_caught_on_a_thm51_net():
     subject = thm5_1.audit_subject(Case("random", 5))

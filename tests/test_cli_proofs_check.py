@@ -245,3 +245,10 @@ def test_a_terminal_gets_a_bar_over_the_claims():
     text = stream.getvalue()
     assert "claims:" in text and "1/2" in text and "running a" in text
     assert "a line above the bar" in text
+
+
+def test_only_given_twice_checks_both_sets():
+    from proofs_check.options import parser
+
+    args = parser("test").parse_args(["--only", "thm4.1", "--only", "appK", "cor6.1"])
+    assert args.only == ["thm4.1", "appK", "cor6.1"]

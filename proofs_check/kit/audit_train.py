@@ -8,11 +8,11 @@ import numpy as np
 import linteach as lt
 
 from . import audit_ref as ref
-from .audit_base import FD_RTOL, FLOW_STEPS, LATE_STEPS, TRAJECTORY_RTOL, finding
+from .audit_base import FD_RTOL, FLOW_STEPS, LATE_STEPS, ROUND, TRAJECTORY_RTOL, finding
 from .audit_net import net_findings
 from .audit_solvers import kkt_findings
 
-__all__ = ["sgd_findings", "flow_findings", "normalized_findings"]
+__all__ = ["sgd_findings", "trace_findings", "flow_findings", "normalized_findings"]
 
 
 def sgd_findings(net, W0, X, y, spec) -> list:
@@ -36,6 +36,25 @@ def sgd_findings(net, W0, X, y, spec) -> list:
         W_eng = run.W[r] if R > 1 else run.W
         out.append(finding("SGD trajectory replayed (batch 1, Eq. 3)", W_eng, W_ref,
                            atol=TRAJECTORY_RTOL * (np.abs(W_ref).max() + spec["eta"])))
+        out += trace_findings(run.trace, r if R > 1 else None, {0: W0[r], -1: W_eng}, X, y,
+                              net)
+    return out
+
+
+def trace_findings(trace, r, at: dict, X, y, net) -> list:
+    """The trace's per-epoch loss, largest loss and smallest margin at the rows ``at`` (row ->
+    the W of that row), recomputed from Eq. 1 and ℓ (claims read some of these columns)."""
+    out = []
+    for row, W in at.items():
+        q = y * ref.forward(W, X, net.alpha, net.v)
+        terms = (np.abs(X) @ np.abs(W).T).sum(axis=1) * net.v
+        col = (lambda key: trace[key][row] if r is None else trace[key][row, r])  # noqa: E731
+        out += [finding(f"SGD trace mean loss, row {row}", col("loss"), ref.mean_loss(q),
+                        rtol=1e-12),
+                finding(f"SGD trace largest loss, row {row}", col("max_loss"),
+                        math.exp(max(ref.log_loss_terms(q))), rtol=1e-12),
+                finding(f"SGD trace smallest margin, row {row}", col("min_margin"), q.min(),
+                        atol=ROUND * terms.max() + 1e-300)]
     return out
 
 
