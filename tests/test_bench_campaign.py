@@ -59,6 +59,7 @@ def test_old_groupings_name_checks_that_fix_their_batch_size():
 
 
 @pytest.mark.slow
+@pytest.mark.long  # a benchmark row's whole campaign, twice
 def test_throughput_old_and_new_grouping_give_the_same_report():
     m = throughput.measure("appJ", budget="quick", cases=4)
     assert m["chunk"] == {"now": registry.load("appJ").CHUNK, "old": 3}

@@ -273,6 +273,7 @@ def test_c_star_brackets_a_dense_scan_in_two_dimensions(seed):
 
 
 @pytest.mark.slow
+@pytest.mark.long  # 20-45 s of CPU per width; the thorough budget runs the same search
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 6])
 def test_adversarial_search_comes_within_one_percent_and_never_exceeds(k):
     """From random nets (seed 1, the thorough budget's schedule), the search reaches

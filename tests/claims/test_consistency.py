@@ -7,6 +7,7 @@ from claim_support import passes
 
 
 @pytest.mark.slow
+@pytest.mark.claim_rerun
 def test_consistency_passes_and_catches_its_control():
     result = passes("consistency")
     assert result.verdict == "PASS"

@@ -10,6 +10,7 @@ from claim_support import passes
 
 
 @pytest.mark.slow
+@pytest.mark.claim_rerun
 def test_frei2023_passes_and_catches_its_controls():
     result = passes("frei2023")
     assert result.verdict == "PASS"

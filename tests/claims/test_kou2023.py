@@ -9,6 +9,7 @@ from claim_support import passes
 
 
 @pytest.mark.slow
+@pytest.mark.claim_rerun
 def test_kou2023_passes_and_catches_its_control():
     result = passes("kou2023")
     assert result.verdict == "PASS"

@@ -11,6 +11,7 @@ from claim_support import passes
 
 
 @pytest.mark.slow
+@pytest.mark.claim_rerun
 def test_lyu2021_passes_and_catches_its_controls():
     result = passes("lyu2021")
     assert result.verdict == "PASS"
