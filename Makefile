@@ -19,7 +19,7 @@ help:
 	@echo "make test           the fast test suite (about 70 s)"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the thorough and slow tests"
-	@echo "                    (about 4 min on 2 idle cores)"
+	@echo "                    (about 3.5 min on 2 idle cores)"
 	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
 	@echo "make figures        the paper's figures into docs/figures/ and docs/figures.md"
 	@echo "make bench          benchmarks into build/bench.md, build/bench.json (WITH_TORCH=1"
@@ -69,7 +69,7 @@ verify: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
 	@echo "[verify 1/4] every claim, standard budget, seed $(SEED), one worker per core" \
-	      "-> build/claims.json, build/claims.md (about 1 min on 2 idle cores)"
+	      "-> build/claims.json, build/claims.md (70-80 s on 2 idle cores)"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
 	@echo "[verify 2/4] the fresh report against the committed docs/claims.json (1 s)"
@@ -77,7 +77,7 @@ verify: $(STAMP)
 	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough, 2 processes" \
 	      "(about 40 s)"
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS) -n 2
-	@echo "[verify 4/4] the slow tests, 2 processes (about 2 min; whole benchmarks and the" \
+	@echo "[verify 4/4] the slow tests, 2 processes (about 75 s; the long tests and the" \
 	      "fresh-venv packaging checks are make check-dist)"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest \
 	    -m "slow and not fresh_venv and not long and not claim_rerun" -n 2

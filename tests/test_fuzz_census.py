@@ -28,6 +28,7 @@ def test_quick_census_has_no_bad_outcome(rng_seed):
 
 
 @pytest.mark.slow
+@pytest.mark.long  # 6,500 hostile calls (20 s of CPU); the fuzz tests themselves run everywhere
 def test_committed_census_is_clean_and_docs_are_current():
     table, notes = census.run_census(census.PER_FUNCTION)
     _check(table, notes)
