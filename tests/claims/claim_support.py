@@ -28,3 +28,15 @@ def fresh_context(module, name: str = "test") -> Context:
     """A context of ``module``'s claim under its own case stream (CONTEXT_SEED, quick budget)."""
     return Context(dataclasses.replace(module.CLAIM, id=f"{module.CLAIM.id}:{name}"),
                    seed=CONTEXT_SEED, budget="quick")
+
+
+def record_bands(monkeypatch, module) -> list:
+    """Spy on ``module``'s sampled sign test and exact decision: the returned list fills with
+    ``("sampled", c)`` / ``("exact", c)`` for every band ``c`` the check evaluates at."""
+    seen = []
+    real_signs, real_cert = module.sign_agreement, module.certify_band
+    monkeypatch.setattr(module, "sign_agreement",
+                        lambda *a, c, **kw: seen.append(("sampled", c)) or real_signs(*a, c=c, **kw))
+    monkeypatch.setattr(module, "certify_band",
+                        lambda W, alpha, c: seen.append(("exact", c)) or real_cert(W, alpha, c))
+    return seen

@@ -9,7 +9,7 @@ import linteach as lt
 from proofs_check.claims import appD_1
 from proofs_check.engine.context import verdict_of
 from proofs_check.kit import geometry
-from claim_support import fresh_context, passes
+from claim_support import fresh_context, passes, record_bands
 
 
 def test_appd1_passes_and_catches_its_control():
@@ -35,12 +35,7 @@ def test_the_exact_decision_and_the_sampled_violations_use_the_claims_band(monke
     from proofs_check.claims import appD_1
     from proofs_check.engine.contract import Case
 
-    seen = []
-    real_signs, real_cert = appD_1.sign_agreement, appD_1.certify_band
-    monkeypatch.setattr(appD_1, "sign_agreement",
-                        lambda *a, c, **kw: seen.append(("sampled", c)) or real_signs(*a, c=c, **kw))
-    monkeypatch.setattr(appD_1, "certify_band",
-                        lambda W, alpha, c: seen.append(("exact", c)) or real_cert(W, alpha, c))
+    seen = record_bands(monkeypatch, appD_1)
     rows = appD_1.evaluate_cases(([Case("random", 2)], None))  # ReLU: the claim itself
     assert appD_1.BAND == 0.0 and seen and all(c == appD_1.BAND for _, c in seen)
     assert {kind for kind, _ in seen} == {"sampled", "exact"} and rows

@@ -10,7 +10,7 @@ from proofs_check.claims import cor6_1
 from proofs_check.engine.context import verdict_of
 from proofs_check.kit import geometry
 from proofs_check.kit.signs import sign_agreement
-from claim_support import fresh_context, passes
+from claim_support import fresh_context, passes, record_bands
 
 
 def test_cor61_passes_and_catches_its_control():
@@ -38,12 +38,7 @@ def test_the_check_decides_every_point_and_every_x_at_its_band(monkeypatch):
     is evaluated, not skipped."""
     from proofs_check.engine.contract import Case
 
-    seen = []
-    real_signs, real_cert = cor6_1.sign_agreement, cor6_1.certify_band
-    monkeypatch.setattr(cor6_1, "sign_agreement",
-                        lambda *a, c, **kw: seen.append(("sampled", c)) or real_signs(*a, c=c, **kw))
-    monkeypatch.setattr(cor6_1, "certify_band",
-                        lambda W, alpha, c: seen.append(("exact", c)) or real_cert(W, alpha, c))
+    seen = record_bands(monkeypatch, cor6_1)
     (res,) = cor6_1.evaluate_cases(([Case("random", 3)], "random", None))
     assert cor6_1.BAND == 0.0 and seen == [("sampled", 0.0), ("exact", 0.0)]
     _net, _W, X = cor6_1._net_and_points(Case("random", 3), "random", None)
