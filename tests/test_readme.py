@@ -85,10 +85,16 @@ def _argv(command: str, tmp: Path, bindir: Path) -> list[str]:
     return argv
 
 
+def user_env() -> dict:
+    """The environment of a user's shell: without the variables a parent ``make`` exports
+    (under ``make check-dist`` a child make would print "Entering directory" lines)."""
+    return {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+
+
 def run_variant(command: str, tmp: Path, *, cwd: Path = ROOT, bindir: Path = BIN,
                 timeout: float = 600):
     """Run one quick variant; returns the completed process (``make shell`` gets a script)."""
-    env = dict(os.environ, MPLBACKEND="Agg")
+    env = dict(user_env(), MPLBACKEND="Agg")
     stdin = None
     if command == "make shell":  # an interactive shell: feed it two commands and exit
         env["SHELL"] = "/bin/sh"
@@ -187,7 +193,8 @@ def test_a_fresh_clone_runs_every_readme_command(tmp_path):
     subprocess.run(["git", "-C", str(clone), "checkout", "-q", head], check=True)
     start = time.perf_counter()
     made = subprocess.run(["make", "venv", f"PY={shutil.which('python3') or sys.executable}"],
-                          cwd=clone, capture_output=True, text=True, timeout=1800, check=False)
+                          cwd=clone, env=user_env(), capture_output=True, text=True,
+                          timeout=1800, check=False)
     assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
     first = made.stdout.splitlines()[0]
     assert first.startswith("[venv 1/3]"), first  # it says what it is doing, first thing
