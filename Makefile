@@ -16,7 +16,7 @@ PIP_INSTALL := $(PIP) install --progress-bar off
 help:
 	@echo "make venv           create .venv and install linteach[$(EXTRAS)] (about 3 min)"
 	@echo "make shell          a shell with .venv's linteach and proofs_check on PATH"
-	@echo "make test           the fast test suite (about 70 s)"
+	@echo "make test           the fast test suite (about 80 s)"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the thorough and slow tests"
 	@echo "                    (about 3.5 min on 2 idle cores)"
@@ -51,7 +51,7 @@ shell: $(STAMP)
 
 ## fast, deterministic suite (hypothesis profile "dev"); slow tests run in `make verify`
 test: $(STAMP)
-	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 70 s on 2 idle cores)"
+	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 80 s on 2 idle cores)"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow" -n 2
 
 test-slow: $(STAMP)
