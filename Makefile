@@ -59,28 +59,25 @@ test-slow: $(STAMP)
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m slow
 
 ## every claim check at the standard budget into build/ (untracked), compared with the
-## committed docs/claims.json; then the property and fuzz tests under the "thorough"
-## hypothesis profile and the slow tests, each on 2 processes.  The tests of minutes
-## (marker `long`: a whole benchmark) and the packaging checks are `make check-dist`.
+## committed docs/claims.json; then, in one pytest session on 2 processes, the slow tests and
+## the property and fuzz tests of tests/conftest.py's THOROUGH_FILES under the "thorough"
+## hypothesis profile (`--thorough`).  The tests of minutes (marker `long`: a whole benchmark,
+## the README's slower commands) and the packaging checks are `make check-dist`.
 ## Leaves `git status` clean.
-THOROUGH_TESTS := tests/test_fuzz.py tests/test_network.py tests/test_loss.py \
-                  tests/test_data.py tests/test_metrics.py tests/test_strategies.py
+VERIFY_TESTS := thorough or (slow and not fresh_venv and not long and not claim_rerun)
 verify: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
-	@echo "[verify 1/4] every claim, standard budget, seed $(SEED), one worker per core" \
+	@echo "[verify 1/3] every claim, standard budget, seed $(SEED), one worker per core" \
 	      "-> build/claims.json, build/claims.md (70-80 s on 2 idle cores)"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
-	@echo "[verify 2/4] the fresh report against the committed docs/claims.json (1 s)"
+	@echo "[verify 2/3] the fresh report against the committed docs/claims.json (1 s)"
 	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
-	@echo "[verify 3/4] property and fuzz tests, hypothesis profile thorough, 2 processes" \
-	      "(about 40 s)"
-	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest $(THOROUGH_TESTS) -n 2
-	@echo "[verify 4/4] the slow tests, 2 processes (about 75 s; the long tests and the" \
-	      "fresh-venv packaging checks are make check-dist)"
-	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest \
-	    -m "slow and not fresh_venv and not long and not claim_rerun" -n 2
+	@echo "[verify 3/3] the slow tests, and the property and fuzz tests under the hypothesis" \
+	      "profile thorough, 2 processes (about 95 s; the long tests and the fresh-venv" \
+	      "packaging checks are make check-dist)"
+	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest --thorough -m "$(VERIFY_TESTS)" -n 2
 
 ## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md
 update-claims: $(STAMP)

@@ -32,7 +32,13 @@ settings.register_profile("dev", max_examples=25, derandomize=True, deadline=Non
                           suppress_health_check=[HealthCheck.too_slow], print_blob=True)
 settings.register_profile("thorough", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow], print_blob=True)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+DEFAULT_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.load_profile(DEFAULT_PROFILE)
+
+#: the property and fuzz test files whose hypothesis tests ``make verify`` runs under the
+#: ``thorough`` profile (``pytest --thorough``), in the same session as the slow tests
+THOROUGH_FILES = frozenset({"test_fuzz.py", "test_network.py", "test_loss.py", "test_data.py",
+                            "test_metrics.py", "test_strategies.py"})
 
 #: the one base seed of the suite (the paper's year and a day); every test's seed derives from it
 BASE_SEED = int(os.environ.get("LINTEACH_TEST_SEED", "20210101"))
@@ -44,6 +50,41 @@ def seed_for(nodeid, base=BASE_SEED):
     A hash, not Python's ``hash`` (salted per process), so every worker agrees."""
     digest = hashlib.sha256(f"{base}:{nodeid}".encode()).digest()
     return int.from_bytes(digest[:8], "little") >> 1
+
+
+def pytest_addoption(parser):
+    parser.addoption("--thorough", action="store_true",
+                     help="import the test files of THOROUGH_FILES (tests/conftest.py) under "
+                          "the hypothesis profile 'thorough' and mark their tests 'thorough'")
+
+
+def _thorough(node) -> bool:
+    return node.config.getoption("--thorough") and node.path.name in THOROUGH_FILES
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """Under ``--thorough``, a thorough file is imported with the 'thorough' profile loaded.
+
+    A hypothesis test takes its settings (and an explicit ``@settings`` its parent) from the
+    profile loaded when its module is imported, so this equals ``HYPOTHESIS_PROFILE=thorough``
+    for those files and leaves every other file on :data:`DEFAULT_PROFILE`.
+    """
+    switch = isinstance(collector, pytest.Module) and _thorough(collector)
+    if switch:
+        settings.load_profile("thorough")
+    try:
+        yield
+    finally:
+        if switch:
+            settings.load_profile(DEFAULT_PROFILE)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _thorough(item):
+            item.add_marker("thorough")
 
 
 @pytest.fixture

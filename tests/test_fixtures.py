@@ -8,7 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from conftest import BASE_SEED, seed_for
+import pytest
+from hypothesis import settings
+
+from conftest import BASE_SEED, DEFAULT_PROFILE, THOROUGH_FILES, seed_for
 
 HERE = Path(__file__).resolve().parent
 
@@ -63,3 +66,31 @@ def test_a_failing_test_reports_its_seed_and_a_passing_one_does_not(tmp_path):
     assert "random seed" in out and f"np.random.default_rng({seed})" in out
     for passing in ("test_a", "test_b"):  # only the failure's section is printed
         assert f"default_rng({seed_for('test_probe.py::' + passing)})" not in out
+
+
+@pytest.mark.thorough  # `make verify` selects it, so it sees the --thorough session
+def test_thorough_files_take_the_thorough_profile_and_the_others_do_not(request):
+    """Under ``--thorough`` the hypothesis tests of THOROUGH_FILES run with the 'thorough'
+    profile's examples and every other file's with the default profile's; without it, all
+    run with the default profile's."""
+    thorough = request.config.getoption("--thorough")
+    want = {True: settings.get_profile("thorough").max_examples,
+            False: settings.get_profile(DEFAULT_PROFILE).max_examples}
+    if want[True] == want[False]:  # e.g. HYPOTHESIS_PROFILE=thorough: nothing to tell apart
+        pytest.skip(f"the default profile {DEFAULT_PROFILE!r} has the thorough example count")
+    seen = {True: 0, False: 0}
+    here = Path(__file__).resolve().parent
+    for module in list(sys.modules.values()):  # every test module this session imported
+        path = Path(getattr(module, "__file__", None) or "/").resolve()
+        if path.parent != here or not path.name.startswith("test_"):
+            continue
+        in_file = path.name in THOROUGH_FILES
+        for fn in vars(module).values():
+            # the settings a @given test was decorated with: the profile loaded at its import
+            got = getattr(fn, "_hypothesis_internal_use_settings", None)
+            if got is not None and callable(fn):
+                assert got.max_examples == want[thorough and in_file], (path.name, fn.__name__)
+                seen[in_file] += 1
+    if not (seen[True] and seen[False]):
+        pytest.skip("this session imported no hypothesis test of THOROUGH_FILES or none of "
+                    "the others")

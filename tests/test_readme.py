@@ -26,8 +26,10 @@ README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 
 #: README command -> its quick variants (run in order).  "{tmp}" is a fresh folder.  A
-#: variant starting with "!" is slow, with "!!" long.  ``make X`` commands are checked with
-#: ``make -n X`` (the target exists and its recipe expands) and by running the programs the
+#: variant starting with "!" is slow (seconds: a program's start-up), with "!!" long
+#: (minutes); both run in ``make test-slow`` and ``make check-dist`` (``make verify`` spends
+#: its time on the claims; ``make check-dist`` also runs every variant in a fresh clone).
+#: ``make X`` commands are checked with ``make -n X`` (the target exists and its recipe expands) and by running the programs the
 #: recipe runs at their smallest size.  A variant's claim is the cheapest one that runs the
 #: command's machinery (every claim itself runs in ``make verify``'s first step).
 QUICK = {
@@ -111,7 +113,7 @@ def _check(command, done, cwd):
 
 
 def _tier(variant: str) -> int:
-    """0 quick (``make test``), 1 slow (``make verify``), 2 long (``make check-dist``)."""
+    """0 quick (``make test``), 1 slow and 2 long (``make test-slow``, ``make check-dist``)."""
     return len(variant) - len(variant.lstrip("!"))
 
 
@@ -162,6 +164,7 @@ def _run_all(command, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.long  # seconds each, but README plumbing, not evidence: see QUICK
 @pytest.mark.parametrize("command", _commands(1))
 def test_slow_variants(command, tmp_path):
     _run_all(command, tmp_path)
