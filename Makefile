@@ -10,7 +10,7 @@ EXTRAS ?= test,figures,dask
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 PIP_INSTALL := $(PIP) install --progress-bar off
 
-.PHONY: pages help venv shell test test-slow verify update-claims figures bench update-bench \
+.PHONY: pages help venv shell test test-slow verify verify-claims verify-tests update-claims figures bench update-bench \
         dist check-dist clean mutate
 
 help:
@@ -68,15 +68,23 @@ VERIFY_TESTS := thorough or (slow and not fresh_venv and not long and not claim_
 verify: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
+	@echo "[verify] two jobs side by side on the 2 cores, each printed when it ends:" \
+	      "make verify-claims (steps 1-2) and make verify-tests (step 3)"
+	@$(MAKE) --no-print-directory -j2 --output-sync=target verify-claims verify-tests
+
+verify-claims: $(STAMP)
+	@mkdir -p build
 	@echo "[verify 1/3] every claim, standard budget, seed $(SEED), one worker per core" \
-	      "-> build/claims.json, build/claims.md (70-80 s on 2 idle cores)"
+	      "-> build/claims.json, build/claims.md"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
 	@echo "[verify 2/3] the fresh report against the committed docs/claims.json (1 s)"
 	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
+
+verify-tests: $(STAMP)
 	@echo "[verify 3/3] the slow tests, and the property and fuzz tests under the hypothesis" \
-	      "profile thorough, 2 processes (about 95 s; the long tests and the fresh-venv" \
-	      "packaging checks are make check-dist)"
+	      "profile thorough, 2 processes (the long tests and the fresh-venv packaging" \
+	      "checks are make check-dist)"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest --thorough -m "$(VERIFY_TESTS)" -n 2
 
 ## the committed evidence: rerun every claim and overwrite docs/claims.json, docs/claims.md

@@ -127,11 +127,12 @@ def flow_state(kernel: Kernel, direction, X, y, log_norm, out=None):
 
     One forward pass: the margins of the direction, the loss terms of
     :func:`linteach.loss.scaled_loss_terms` (valid for every ``‖W‖``, also past float64) and
-    ``pre`` for :func:`grad_over_loss`.
+    ``pre`` for :func:`grad_over_loss`.  For the trainers' loops only (their arrays, under
+    ``float_guard``): the loss terms skip their argument checks.
     """
     N, pre = kernel.forward(direction, X, out)
     q_hat = y * N
-    return q_hat, _loss.scaled_loss_terms(q_hat, log_norm), pre
+    return q_hat, _loss.scaled_loss_terms(q_hat, log_norm, checked=False), pre
 
 
 def grad_over_loss(kernel: Kernel, pre, X, y, log_w):

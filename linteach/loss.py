@@ -102,7 +102,9 @@ def log_ell(q):
 
 
 def _log_ell(q):
-    far = q > _LOG_ELL_SERIES_FROM
+    far = np.greater(q, _LOG_ELL_SERIES_FROM)  # an array or np.bool_ also for a float q
+    if not far.any():  # the same values as below, without the series' three selections
+        return np.log(np.logaddexp(0.0, -q))
     near_q = np.where(far, 0.0, q)
     far_q = np.where(far, q, _LOG_ELL_SERIES_FROM)
     return np.where(far, -far_q - 0.5 * np.exp(-far_q), np.log(np.logaddexp(0.0, -near_q)))
@@ -168,11 +170,12 @@ _LOG_MAX = float(np.log(np.finfo(np.float64).max))
 
 #: past this margin ℓ(q) = g(q) = e^{-q}(1 + O(e^{-q})): margins enter only through differences
 _FAR_MARGIN = 30.0
+_LOG_FAR_MARGIN = float(np.log(_FAR_MARGIN))
 #: a misclassified margin this large in log (|q| > e^40) has ℓ(q) = |q| to double precision
 _HUGE_LOG_MARGIN = 40.0
 
 
-def scaled_loss_terms(q_hat, log_norm):
+def scaled_loss_terms(q_hat, log_norm, *, checked: bool = True):
     """Loss terms at margins ``q = e^{log_norm} q̂`` for any ``log_norm``, ‖W‖ past float64 too.
 
     Parameters
@@ -181,6 +184,10 @@ def scaled_loss_terms(q_hat, log_norm):
         Margins of the unit-norm direction ``W/‖W‖``.
     log_norm : ndarray, shape ``(...)``
         ``log ‖W‖``.
+    checked : bool
+        ``False`` skips the argument checks (NaN, ``log_norm = +inf``, dtype): for the
+        trainers' step loop only, which passes float64 arrays of its own and runs under
+        :func:`linteach.errors.float_guard`, where no operation makes a NaN without raising.
 
     Returns
     -------
@@ -199,14 +206,17 @@ def scaled_loss_terms(q_hat, log_norm):
     ``log(g_i/L_sum) = −s_i − e^{−q_i} − rest``.  Otherwise margins are formed directly,
     except that a misclassified margin past ``−e^40`` enters as ``log ℓ = log |q|``.
     """
-    q_hat = _real("q_hat", q_hat, min_ndim=1, nan_check=False)
-    ln = np.asarray(_log_norm(log_norm))[..., None]
-    q_min = _nan_free("q_hat", q_hat.min(axis=-1, keepdims=True))  # min propagates NaN
+    if checked:
+        q_hat = _real("q_hat", q_hat, min_ndim=1, nan_check=False)
+        ln = np.asarray(_log_norm(log_norm))[..., None]
+        q_min = _nan_free("q_hat", q_hat.min(axis=-1, keepdims=True))  # min propagates NaN
+    else:
+        ln, q_min = np.asarray(log_norm)[..., None], q_hat.min(axis=-1, keepdims=True)
     # exact limits, not accidents: log 0 = −inf (q̂ = 0, the argmin) and e^{huge} = inf
     with np.errstate(divide="ignore", over="ignore"):
         t = ln + np.log(np.abs(q_hat))  # log |q_i|
         q = np.sign(q_hat) * np.exp(np.minimum(t, 700.0))
-    far = (q_min > 0) & (t.min(axis=-1, keepdims=True) > np.log(_FAR_MARGIN))
+    far = (q_min > 0) & (t.min(axis=-1, keepdims=True) > _LOG_FAR_MARGIN)
     # evaluate only the branches some run needs (this is a hot path of the flow)
     any_far, all_far = bool(far.any()), bool(far.all())
     if any_far:
@@ -225,8 +235,11 @@ def scaled_loss_terms(q_hat, log_norm):
     return np.where(far[..., 0], q_min[..., 0], 0.0), rest, log_w
 
 
-def log_sum_loss_scaled(lead, rest, log_norm):
-    """``log L_sum`` from :func:`scaled_loss_terms` (``−inf`` once it is below any float)."""
+def log_sum_loss_scaled(lead, rest, log_norm, *, checked: bool = True):
+    """``log L_sum`` from :func:`scaled_loss_terms` (``−inf`` once it is below any float);
+    ``checked`` as there."""
+    if not checked:
+        return _lsl_scaled(lead, rest, log_norm)
     return _lsl_scaled(_real("lead", lead), _real("rest", rest), _log_norm(log_norm))
 
 

@@ -285,7 +285,8 @@ def _normalized_loop(kernel, direction, log_norm, X, y, batch, *, dt, n_steps, c
         q_hat, terms, pre = flow_state(kernel, direction, X, y, log_norm, work)
         Gn, gnorm, log_gnorm = grad_over_loss(kernel, pre, X, y, terms[2])  # ∇L/L, rescaled
         # log(1/‖∇L‖) = −log L − log ‖∇L/L‖: the time per unit of arc length here
-        log_slow = (log_n - _loss.log_sum_loss_scaled(terms[0], terms[1], log_norm)) - log_gnorm
+        log_slow = (log_n - _loss.log_sum_loss_scaled(*terms[:2], log_norm, checked=False)) \
+            - log_gnorm
         if s:  # the step just taken: arc length dt‖W_{s-1}‖ at a speed log-linear in between
             log_h = np.log(dt) + last_norm + _log_logmean(last_slow, log_slow)
             log_time = np.where(moving, np.logaddexp(log_time, log_h), log_time)

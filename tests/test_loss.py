@@ -94,3 +94,28 @@ def test_smoothed_margin_below_normalized_margin_when_loss_small(log_norm):
     gamma_tilde = loss.smoothed_margin_scaled(lead, rest, np.float64(log_norm))
     assert gamma_tilde <= 0.3 * (1 + ULP_SLACK)
     assert gamma_tilde >= 0.3 - 3 * np.exp(-log_norm) - ULP_SLACK  # and not far below it
+
+
+def test_unchecked_loss_terms_equal_the_checked_ones_bit_for_bit(rng):
+    """``checked=False`` (the trainers' loop) skips the argument checks and nothing else:
+    near, far and mixed batches of runs, tiny and huge ‖W‖."""
+    q_hat = rng.normal(size=(6, 9))
+    q_hat[1] = np.abs(q_hat[1]) + 0.1  # a run that turns far at a large norm
+    q_hat[2, 0] = 0.0  # a margin exactly at the kink
+    for log_norm in (np.full(6, -3.0), np.full(6, 4.0), np.linspace(-700, 800, 6)):
+        want = loss.scaled_loss_terms(q_hat, log_norm)
+        got = loss.scaled_loss_terms(q_hat, log_norm, checked=False)
+        for a, b in zip(want, got):
+            assert np.array_equal(a.view(np.uint64), np.asarray(b).view(np.uint64))
+        lsl = [loss.log_sum_loss_scaled(*want[:2], log_norm, checked=c) for c in (True, False)]
+        assert np.array_equal(lsl[0].view(np.uint64), lsl[1].view(np.uint64))
+
+
+def test_log_ell_without_far_margins_equals_the_mixed_evaluation(rng):
+    """An array with no margin past the series switch takes a shortcut; each value equals
+    the one the mixed (selecting) evaluation gives it, bit for bit."""
+    near = rng.uniform(-40.0, 30.0, size=50)
+    mixed = np.concatenate([near, [31.0, 500.0]])  # two far margins: the selecting path
+    assert np.array_equal(loss.log_ell(near).view(np.uint64),
+                          loss.log_ell(mixed)[:50].view(np.uint64))
+    assert loss.log_ell(5.0) == loss.log_ell(np.array([5.0, 40.0]))[0]  # a float input too
