@@ -70,14 +70,16 @@ def test_a_failing_test_reports_its_seed_and_a_passing_one_does_not(tmp_path):
 
 @pytest.mark.thorough  # `make verify` selects it, so it sees the --thorough session
 def test_thorough_files_take_the_thorough_profile_and_the_others_do_not(request):
-    """Under ``--thorough`` the hypothesis tests of THOROUGH_FILES run with the 'thorough'
-    profile's examples and every other file's with the default profile's; without it, all
-    run with the default profile's."""
+    """Under ``--thorough`` the hypothesis tests of THOROUGH_FILES run under the 'thorough'
+    profile and every other file's under the default profile; without it, all run under the
+    default profile."""
     thorough = request.config.getoption("--thorough")
-    want = {True: settings.get_profile("thorough").max_examples,
-            False: settings.get_profile(DEFAULT_PROFILE).max_examples}
+    # the profiles differ in derandomize, which no test's own @settings overrides (max_examples
+    # is: some tests scale the profile's count), so it tells which profile a test inherited
+    want = {True: settings.get_profile("thorough").derandomize,
+            False: settings.get_profile(DEFAULT_PROFILE).derandomize}
     if want[True] == want[False]:  # e.g. HYPOTHESIS_PROFILE=thorough: nothing to tell apart
-        pytest.skip(f"the default profile {DEFAULT_PROFILE!r} has the thorough example count")
+        pytest.skip(f"the default profile {DEFAULT_PROFILE!r} derandomizes as 'thorough' does")
     seen = {True: 0, False: 0}
     here = Path(__file__).resolve().parent
     for module in list(sys.modules.values()):  # every test module this session imported
@@ -89,7 +91,7 @@ def test_thorough_files_take_the_thorough_profile_and_the_others_do_not(request)
             # the settings a @given test was decorated with: the profile loaded at its import
             got = getattr(fn, "_hypothesis_internal_use_settings", None)
             if got is not None and callable(fn):
-                assert got.max_examples == want[thorough and in_file], (path.name, fn.__name__)
+                assert got.derandomize == want[thorough and in_file], (path.name, fn.__name__)
                 seen[in_file] += 1
     if not (seen[True] and seen[False]):
         pytest.skip("this session imported no hypothesis test of THOROUGH_FILES or none of "
