@@ -145,7 +145,7 @@ def grad_over_loss(kernel: Kernel, pre, X, y, log_w):
     """
     top = log_w.max(axis=-1)
     tiny = np.isfinite(top) & (top < _LOG_WEIGHT_FLOOR)
-    if np.any(tiny):
+    if tiny.any():
         shift = np.where(tiny, top, 0.0)
         G = kernel.backward(pre, X, -y * np.exp(log_w - shift[..., None]))
     else:
@@ -168,7 +168,7 @@ def frobenius(A):
     with np.errstate(over="ignore"):
         s = np.add.reduce(flat * flat, axis=-1)
     safe = (s >= _SQUARES_SAFE[0]) & (s <= _SQUARES_SAFE[1])
-    if np.all(safe):
+    if safe.all():
         return np.sqrt(s)
     scale = np.ldexp(1.0, np.frexp(np.abs(flat).max(axis=-1))[1] - 1)[..., None]
     u = flat / scale

@@ -215,23 +215,24 @@ def scaled_loss_terms(q_hat, log_norm, *, checked: bool = True):
     # exact limits, not accidents: log 0 = −inf (q̂ = 0, the argmin) and e^{huge} = inf
     with np.errstate(divide="ignore", over="ignore"):
         t = ln + np.log(np.abs(q_hat))  # log |q_i|
-        q = np.sign(q_hat) * np.exp(np.minimum(t, 700.0))
+        size = np.exp(np.minimum(t, 700.0))  # |q_i|
     far = (q_min > 0) & (t.min(axis=-1, keepdims=True) > _LOG_FAR_MARGIN)
     # evaluate only the branches some run needs (this is a hot path of the flow)
     any_far, all_far = bool(far.any()), bool(far.all())
     if any_far:
         with np.errstate(divide="ignore", over="ignore"):
-            s = np.exp(ln + np.log(q_hat - q_min))
-        tail = np.exp(-np.abs(q))  # e^{-q_i} ≤ e^{-30} on far runs (their q are positive)
-        rest_far = _logsumexp(-s - 0.5 * tail)
+            neg_s = -np.exp(ln + np.log(q_hat - q_min))
+        tail = np.exp(-size)  # e^{-q_i} ≤ e^{-30} on far runs (their q are positive)
+        rest_far = _logsumexp(neg_s - 0.5 * tail)
         if all_far:
-            return q_min[..., 0], rest_far, -s - tail - rest_far[..., None]
+            return q_min[..., 0], rest_far, neg_s - tail - rest_far[..., None]
+    q = np.sign(q_hat) * size
     log_l = np.where((q_hat < 0) & (t > _HUGE_LOG_MARGIN), t, _log_ell(q))
     rest_near = _logsumexp(log_l)  # finite: a near run has a margin ≤ 30
     if not any_far:
         return np.zeros(q_min.shape[:-1]), rest_near, log_expit(-q) - rest_near[..., None]
     rest = np.where(far[..., 0], rest_far, rest_near)
-    log_w = np.where(far, -s - tail - rest_far[..., None], log_expit(-q) - rest_near[..., None])
+    log_w = np.where(far, neg_s - tail - rest_far[..., None], log_expit(-q) - rest_near[..., None])
     return np.where(far[..., 0], q_min[..., 0], 0.0), rest, log_w
 
 
