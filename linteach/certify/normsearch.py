@@ -23,17 +23,22 @@ valid on every smaller ball, hence for the final ``c = hi`` (the re-check confir
 from __future__ import annotations
 
 import heapq
+from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
 
+from .recheck import leaf_bound
 from .relax import sigma
-from .search import ACCEPT, SideSearch, Undecided
+from .search import SideSearch, Undecided
 
 __all__ = ["NormSearch", "NORM_ACCEPT"]
 
 #: a leaf is closed when its float bound exceeds the target by this fraction of its scale
 NORM_ACCEPT = 1e-10
+#: a norm leaf whose bound exceeds the target by less than this fraction of its scale is
+#: confirmed in rationals before it is accepted
+NORM_CONFIRM = 1e-7
 #: interior-point multipliers are all > 0; those below a fraction of the largest are
 #: dropped (any λ ≥ 0 is valid, the bound is re-evaluated; the exact re-check skips zeros),
 #: the largest fraction first that still closes the node
@@ -129,7 +134,7 @@ class NormSearch(SideSearch):
         parts = np.concatenate([[mu[0]], -lam * b, terms])
         return float(parts.sum()), float(np.abs(parts).sum()) + 1e-300
 
-    def close(self, bl, bh, iv, target):
+    def close(self, bl, bh, iv, target, signs):
         """``(proof, value, x)``: a ``"norm"`` leaf proof if the node's bound exceeds
         ``target``, the bound itself (or None), and the relaxed optimum ``x`` (or None)."""
         xz, duals, rows, status = self._qp(bl, bh, iv)
@@ -139,7 +144,7 @@ class NormSearch(SideSearch):
         lam, lam_f, mu, infeasible = duals
         d = self.d
         if infeasible:  # N > 0 on the node: the LP's (sparse, vertex) multipliers first
-            proof = self.lp_close(bl, bh, iv)
+            proof = self.lp_close(bl, bh, iv, signs)
             if proof is not None:
                 return proof, np.inf, None
         if infeasible:  # a Farkas ray: scaled, its Lagrangian bound exceeds any target
@@ -155,11 +160,22 @@ class NormSearch(SideSearch):
             sparse = np.where(lam > cut * top, lam, 0.0)
             val, scale = self.norm_bound(A, b, Aeq, box, frow, sparse, lam_f, mu, d)
             if val - target > NORM_ACCEPT * (scale + target):
-                return {"kind": "norm", "lam": sparse.tolist(), "lam_f": float(lam_f),
-                        "mu": mu.tolist(), "n_cuts": 0}, val, x
+                proof = {"kind": "norm", "lam": sparse.tolist(), "lam_f": float(lam_f),
+                         "mu": mu.tolist(), "n_cuts": 0}
+                if val - target > NORM_CONFIRM * (scale + target) or \
+                        self.confirm_norm(bl, bh, signs, proof, target):
+                    return proof, val, x
         return None, val, x
 
-    def lp_close(self, bl, bh, iv):
+    def confirm_norm(self, bl, bh, signs, proof, target) -> bool:
+        """A ``"norm"`` leaf close to its target, confirmed in rationals against it (the
+        final target is no larger, so the leaf holds for it too)."""
+        self.confirmed += 1
+        rho2 = Fraction(float(target)) * Fraction(float(self.s)) ** 2
+        exact = leaf_bound(self.exact, self.cert, bl, bh, signs, proof, rho2)
+        return exact is None or exact > 0
+
+    def lp_close(self, bl, bh, iv, signs):
         """A ``"bound"`` or ``"empty"`` leaf proof from the LP of
         :class:`linteach.certify.search.SideSearch` (``N > 0`` on the leaf), or None."""
         obj, const, A, b, Aeq, box = self._lp(bl, bh, iv)
@@ -172,9 +188,8 @@ class NormSearch(SideSearch):
             mu = np.asarray(res.eqlin.marginals, dtype=float)
             val, scale = self._bound(obj, const, A, b, box, lam, mu, Aeq)
             kind = "bound"
-        if val > ACCEPT * scale:
-            return {"kind": kind, "lam": lam.tolist(), "mu": mu.tolist(), "n_cuts": 0}
-        return None
+        proof = {"kind": kind, "lam": lam.tolist(), "mu": mu.tolist(), "n_cuts": 0}
+        return proof if self.accept(val, scale, lam, mu, proof, bl, bh, signs) else None
 
     def witness_at(self, bl, bh, iv, x):
         """``x`` (or the node's optimum with a margin on N) if it disagrees exactly."""
@@ -215,20 +230,20 @@ class NormSearch(SideSearch):
             if iv is None:
                 node["proof"] = {"kind": "interval-empty"}
                 continue
-            proof, val, x = self.close(bl, bh, iv, target(lo))
+            proof, val, x = self.close(bl, bh, iv, target(lo), signs)
             if proof is None and x is not None:
                 y = self.witness_at(bl, bh, iv, x) if self.f(x) <= 1e-9 * self.fscale(x) \
                     else None
                 if y is not None and self.ratio(y) > lo:
                     lo = on_witness(y)
-                    proof, val, x = self.close(bl, bh, iv, target(lo))
+                    proof, val, x = self.close(bl, bh, iv, target(lo), signs)
             if proof is not None:
                 node["proof"] = proof
                 continue
             lu, hu = iv[0], iv[1]
             unfixed = [j for j in range(self.k) if lu[j] < 0 < hu[j] and j not in signs]
             if not unfixed or x is None:
-                proof = self.lp_close(bl, bh, iv)  # N > 0 on the whole leaf, by the LP
+                proof = self.lp_close(bl, bh, iv, signs)  # N > 0 on the whole leaf, by the LP
                 if proof is not None:
                     node["proof"] = proof
                     continue

@@ -36,7 +36,7 @@ from fractions import Fraction as F
 from .exact import ExactNet
 from .vertex import check_vertex
 
-__all__ = ["recheck", "CertificateError"]
+__all__ = ["recheck", "leaf_bound", "CertificateError"]
 
 
 class CertificateError(ValueError):
@@ -214,6 +214,27 @@ def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
     return total
 
 
+def _checked_bound(net, side_cert, bl, bh, iv, proof, rho2):
+    if proof["kind"] not in ("bound", "empty", "norm"):
+        raise CertificateError(f"unknown leaf kind {proof['kind']!r}")
+    bound = _leaf_bound(net, side_cert, bl, bh, iv, proof)
+    if proof["kind"] == "norm":  # min ‖ξ‖² over the leaf's {N ≤ 0} vs the ball, ‖x‖ = s‖ξ‖
+        bound -= rho2 / F(float(side_cert["s"])) ** 2
+    return bound
+
+
+def leaf_bound(net: ExactNet, side_cert: dict, bl, bh, signs, proof, rho2=None):
+    """The exact bound that :func:`recheck` computes for one leaf (``> 0``: it holds), or
+    None when the leaf's own intervals are empty.  ``bl, bh`` (floats or rationals) and
+    ``signs`` describe the leaf as the branch tree does; ``rho2`` (the exact ρ²) is needed
+    for a ``"norm"`` leaf.  For a search that confirms a leaf before accepting it; the
+    certificate's intervals are checked by :func:`recheck` only."""
+    iv = _node(net, side_cert, F(bl), F(bh), signs)
+    if iv is None:
+        return None
+    return _checked_bound(net, side_cert, F(bl), F(bh), iv, proof, rho2)
+
+
 def recheck(W, alpha, c, certificate) -> dict:
     """Re-verify ``certificate`` for ``(W, α, c)`` in exact rationals; raise if it fails.
 
@@ -274,11 +295,7 @@ def recheck(W, alpha, c, certificate) -> dict:
             if iv is None:
                 continue  # the node's own intervals are empty: no point of S lies in it
             proof = node["proof"]
-            if proof["kind"] not in ("bound", "empty", "norm"):
-                raise CertificateError(f"unknown leaf kind {proof['kind']!r}")
-            bound = _leaf_bound(net, side_cert, bl, bh, iv, proof)
-            if proof["kind"] == "norm":  # min ‖ξ‖² over the leaf's {N ≤ 0} vs the ball, ‖x‖ = s‖ξ‖
-                bound -= rho2 / F(float(side_cert["s"])) ** 2
+            bound = _checked_bound(net, side_cert, bl, bh, iv, proof, rho2)
             if not bound > 0:
                 raise CertificateError(f"leaf bound {float(bound):.3e} is not > 0 (ū·x in "
                                        f"[{float(bl):.6g}, {float(bh):.6g}], signs {signs})")
