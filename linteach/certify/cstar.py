@@ -200,7 +200,7 @@ def _exact_ratio(exact, x):
 
 
 def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
-           rounds: int = 3) -> CStar:
+           rounds: int = 3, start=None) -> CStar:
     """The net's sharp constant bracketed to ``hi ≤ lo·(1 + rtol)`` (needs r > 0, α > 0).
 
     ``lo`` is the exact band ratio of ``witness`` (0 if none was found); ``hi`` carries a
@@ -215,6 +215,8 @@ def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
     quarter of the band; if none holds a witness the bracket ``[0, hi]`` stays open (a
     note says so).  :class:`Undecided` (node budget, float resolution) ends the search with
     a note; ``hi`` is then the last completed search's certified band, or nan.
+    ``start = (lo, x)`` (a :func:`witness_bound` result for this ``W``) skips that call;
+    ``lo`` is re-confirmed from ``x`` in rationals.
     """
     Ws, alpha, _, exp = check_net(W, alpha, 1.0)
     rtol = check_real("rtol", rtol, gt=0.0, lt=1.0)
@@ -231,7 +233,12 @@ def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
     k = Ws.shape[0] // 2
     ck = sharp_constant(k, alpha)
     top = float(np.sqrt(float(exact.G) / float(exact.r2)))
-    lo, witness = witness_bound(Ws, alpha=alpha, rng=rng)
+    if start is None:
+        lo, witness = witness_bound(Ws, alpha=alpha, rng=rng)
+    else:  # W and 2**e·W share every witness and band ratio: confirm it on Ws
+        witness = None if start[1] is None else np.asarray(start[1], dtype=np.float64)
+        lo = 0.0 if witness is None else (_exact_ratio(exact, witness) or 0.0)
+        witness = witness if lo > 0 else None
     best = {"lo": lo, "x": witness, "c0": 0.0, "restart": False}
 
     def on_witness(x):
