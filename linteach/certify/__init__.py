@@ -53,7 +53,8 @@ class Decision:
     """Outcome of :func:`decide`: ``holds`` with a ``certificate``, or not, with a ``witness``.
 
     ``witness_info`` holds the exact ``N/v`` and ``D`` (as floats) and the band ratio
-    ``|D|/(r‖x‖)``; ``stats`` counts nodes and LPs.
+    ``|D|/(r‖x‖)``; ``stats`` counts nodes, LPs, cuts and the leaves confirmed in rationals
+    before they were accepted.
     """
 
     holds: bool
@@ -140,7 +141,7 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
     check_real("v", v, gt=0.0)
     max_nodes = check_int("max_nodes", max_nodes, ge=1)
     rng = np.random.default_rng(rng)
-    stats = {"nodes": 0, "lps": 0, "cuts": 0}
+    stats = {"nodes": 0, "lps": 0, "cuts": 0, "confirmed": 0}
     base = ExactNet(Ws, alpha)
     sides = []
     for side, Wside in ((1, Ws), (-1, _swap(Ws))):
@@ -181,6 +182,7 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
             stats["nodes"] += search.nodes
             stats["lps"] += search.lps
             stats["cuts"] += len(search.cert["cuts"])
+            stats["confirmed"] += search.confirmed
         if isinstance(out, np.ndarray):
             return _witness_decision(out, Ws, alpha, c, 0, stats)
         out["side"] = side

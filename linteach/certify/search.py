@@ -37,6 +37,9 @@ ACCEPT = 1e-13
 #: a leaf bound below this fraction of its scale (or near the rows' float error) is
 #: confirmed in exact rationals before it is accepted
 CONFIRM = 1e-10
+#: float error of the rows per unit of s·max|W|·(k + d)·Σ|multipliers| (u − ū, w − w̄ and
+#: ū are rounded before they are scaled by s): a bound within it is confirmed exactly
+ROW_ERROR = 1e-15
 #: re-solves of one node with new cuts before it is branched anyway
 CUT_ROUNDS = 25
 #: largest ρ·max|W| the float LP is trusted with (beyond it: Undecided, never a guess)
@@ -263,7 +266,7 @@ class SideSearch:
         never accepts a leaf the re-check rejects (it branches further instead)."""
         if not val > ACCEPT * scale:
             return False
-        err = 1e-15 * self.s * float(np.abs(self.W).max()) * (self.k + self.d) * \
+        err = ROW_ERROR * self.s * float(np.abs(self.W).max()) * (self.k + self.d) * \
             (float(np.sum(lam)) + float(np.sum(np.abs(mu))))
         if val > CONFIRM * scale + err:
             return True
