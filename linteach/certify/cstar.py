@@ -4,9 +4,12 @@
 band ratio ``|D|/(r‖x‖)`` of an exact witness, found by sampling and then improved by a
 local search over activation patterns (in a fixed pattern the largest ratio is a convex QP:
 ``min ‖x‖²`` s.t. ``D = 1``, the pattern's signs and its linear ``N ≤ 0``; SLSQP, then
-adjacent patterns).  The upper end is a :func:`linteach.certify.decide` certificate at
-``lo·(1 + rtol)``; a witness there raises ``lo`` and the step repeats, and plain bisection
-takes over when the witnesses stop improving.
+adjacent patterns): :func:`witness_bound`, cheap, a lower bound only.  :func:`c_star`
+then closes the bracket with the global search of :mod:`linteach.certify.normsearch`: per
+side the smallest disagreeing point of the slice ``D = 1`` (a best-first branch and bound
+of norm QPs over the u signs), whose relaxed optima are further witnesses and whose closed
+nodes form a certificate at ``hi = lo·(1 + rtol)`` that
+:func:`linteach.certify.recheck` re-verifies in rationals (``"norm"`` leaves).
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from scipy.optimize import minimize
 
 from .._check import check_int, check_real
 from .exact import ExactNet
-from .inputs import check_net
+from .inputs import check_net, swap_types
 from .search import Undecided
 from .sharp import sharp_constant
 
@@ -287,11 +290,10 @@ class _Restart(Exception):
 
 def _norm_sides(Ws, alpha, c0, top, rtol, best, on_witness, max_nodes):
     """Both sides' norm searches in the ball of band ``c0`` (side −1: the swapped net)."""
-    from . import _swap
     from .normsearch import NormSearch
 
     sides = []
-    for side, Wside in ((1, Ws), (-1, _swap(Ws))):
+    for side, Wside in ((1, Ws), (-1, swap_types(Ws))):
         net = ExactNet(Wside, alpha)
         if c0 > top:
             sides.append({"side": side, "kind": "empty-band"})
