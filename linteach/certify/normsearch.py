@@ -76,7 +76,7 @@ class NormSearch(SideSearch):
         self.cert["kind"] = "tree"
 
     # -- one node's QP ------------------------------------------------------------------------
-    def _qp(self, bl, bh, iv, margin=0.0):
+    def _qp(self, bl, bh, iv, margin=0.0, attempts=None):
         """Solve ``min ‖ξ‖²`` over the node's relaxation and ``Σt − P ≤ −margin``."""
         import clarabel
 
@@ -91,7 +91,7 @@ class NormSearch(SideSearch):
         P = sp.csc_matrix(np.diag(np.r_[2.0 * np.ones(d), np.zeros(n - d)]))
         cones = [clarabel.ZeroConeT(2), clarabel.NonnegativeConeT(len(h) - 2)]
         # row multipliers scale back exactly (column scaling leaves them unchanged)
-        for scaled, (gap, feas) in ATTEMPTS:
+        for scaled, (gap, feas) in attempts or ATTEMPTS:
             # "scaled": z = z0 + col·y with z0 the box centre of B, t, P (they are ~ s·|W|,
             # their differences, N among them, O(1): centring removes the cancellation)
             col, z0 = np.ones(n), np.zeros(n)
@@ -134,10 +134,10 @@ class NormSearch(SideSearch):
         parts = np.concatenate([[mu[0]], -lam * b, terms])
         return float(parts.sum()), float(np.abs(parts).sum()) + 1e-300
 
-    def close(self, bl, bh, iv, target, signs):
+    def close(self, bl, bh, iv, target, signs, attempts=None):
         """``(proof, value, x)``: a ``"norm"`` leaf proof if the node's bound exceeds
         ``target``, the bound itself (or None), and the relaxed optimum ``x`` (or None)."""
-        xz, duals, rows, status = self._qp(bl, bh, iv)
+        xz, duals, rows, status = self._qp(bl, bh, iv, attempts=attempts)
         A, b, Aeq, box, frow = rows
         if duals is None:
             return None, None, None
@@ -191,13 +191,13 @@ class NormSearch(SideSearch):
         proof = {"kind": kind, "lam": lam.tolist(), "mu": mu.tolist(), "n_cuts": 0}
         return proof if self.accept(val, scale, lam, mu, proof, bl, bh, signs) else None
 
-    def witness_at(self, bl, bh, iv, x):
+    def witness_at(self, bl, bh, iv, x, attempts=None):
         """``x`` (or the node's optimum with a margin on N) if it disagrees exactly."""
         if x is not None and self.exact.witness(x, 0.0)["disagree"]:
             return x
         for margin in MARGINS[1:]:
             scale = float(np.abs(self.W).sum()) * self.s
-            xz, duals, _, _ = self._qp(bl, bh, iv, margin * scale)
+            xz, duals, _, _ = self._qp(bl, bh, iv, margin * scale, attempts)
             if duals is None or duals[3]:
                 return None
             y = self.s * xz[:self.d]
@@ -230,18 +230,22 @@ class NormSearch(SideSearch):
             if iv is None:
                 node["proof"] = {"kind": "interval-empty"}
                 continue
-            proof, val, x = self.close(bl, bh, iv, target(lo), signs)
-            if proof is None and x is not None:
-                y = self.witness_at(bl, bh, iv, x) if self.f(x) <= 1e-9 * self.fscale(x) \
-                    else None
-                if y is not None and self.ratio(y) > lo:
-                    lo = on_witness(y)
-                    proof, val, x = self.close(bl, bh, iv, target(lo), signs)
+            lu, hu = iv[0], iv[1]
+            unfixed = [j for j in range(self.k) if lu[j] < 0 < hu[j] and j not in signs]
+            # a leaf with every sign fixed is exact: if the first solve neither closes it
+            # nor gives a witness, each solver setting is tried on its own
+            for attempts in [None] + ([] if unfixed else [(a,) for a in ATTEMPTS]):
+                proof, val, x = self.close(bl, bh, iv, target(lo), signs, attempts)
+                if proof is None and x is not None and self.f(x) <= 1e-9 * self.fscale(x):
+                    y = self.witness_at(bl, bh, iv, x, attempts)
+                    if y is not None and self.ratio(y) > lo:
+                        lo = on_witness(y)
+                        proof, val, x = self.close(bl, bh, iv, target(lo), signs, attempts)
+                if proof is not None:
+                    break
             if proof is not None:
                 node["proof"] = proof
                 continue
-            lu, hu = iv[0], iv[1]
-            unfixed = [j for j in range(self.k) if lu[j] < 0 < hu[j] and j not in signs]
             if not unfixed or x is None:
                 proof = self.lp_close(bl, bh, iv, signs)  # N > 0 on the whole leaf, by the LP
                 if proof is not None:

@@ -116,6 +116,9 @@ def sharp_ratio(W, alpha, ck, *, rtol: float, close: bool = True, max_nodes: int
             out["hi"] = got.hi / ck
         except CertificateError as exc:
             out["notes"].append(f"the bracket's certificate failed its re-check: {exc}")
+    if out["hi"] is not None and out["hi"] < out["lo"]:  # a witness above a certified band
+        raise RuntimeError(f"c*(W) bracket inverted: exact witness at {out['lo']!r}·c_k above "
+                           f"the re-checked certificate at {out['hi']!r}·c_k")
     out["closed"] = out["hi"] is not None and out["lo"] > 0 and \
         out["hi"] <= out["lo"] * (1 + rtol) * (1 + 1e-12)
     if not out["closed"]:
