@@ -74,13 +74,14 @@ class NormSearch(SideSearch):
     def __init__(self, W, alpha, c0, exact_net, *, max_nodes: int):
         super().__init__(W, alpha, c0, exact_net, max_nodes=max_nodes)
         self.cert["kind"] = "tree"
+        self.memo = (None, None)
 
     # -- one node's QP ------------------------------------------------------------------------
     def _qp(self, bl, bh, iv, margin=0.0, attempts=None):
         """Solve ``min ‖ξ‖²`` over the node's relaxation and ``Σt − P ≤ −margin``."""
         import clarabel
 
-        obj, _, A, b, Aeq, box = self._lp(bl, bh, iv, empty=True)
+        obj, _, A, b, Aeq, box = self.rows(bl, bh, iv)
         n, d = A.shape[1], self.d
         frow = np.zeros(n)
         frow[d + 1:-1], frow[-1] = 1.0, -1.0
@@ -143,29 +144,41 @@ class NormSearch(SideSearch):
             return None, None, None
         lam, lam_f, mu, infeasible = duals
         d = self.d
-        if infeasible:  # N > 0 on the node: the LP's (sparse, vertex) multipliers first
+        if infeasible:  # N > 0 on the node: the LP's multipliers (a vertex: sparse, they
+            # re-check faster than the interior point's dense Farkas ray), else the ray scaled
             proof = self.lp_close(bl, bh, iv, signs)
             if proof is not None:
                 return proof, np.inf, None
-        if infeasible:  # a Farkas ray: scaled, its Lagrangian bound exceeds any target
             val, scale = self.norm_bound(A, b, Aeq, box, frow, lam, lam_f, mu, d, ray=True)
-            if not val > 1e-9 * scale:
-                return None, None, None
-            f = 2.0 * (target + 1.0) / val
-            lam, lam_f, mu = lam * f, lam_f * f, mu * f
-            xz = None
+            if val > 1e-9 * scale:
+                f = 2.0 * (target + 1.0) / val
+                proof = self.accept_norm(A, b, Aeq, box, frow, (lam * f, lam_f * f, mu * f),
+                                         target, bl, bh, signs)
+            return proof, (np.inf if proof else None), None
         x = None if xz is None else self.s * xz[:d]
         top = float(lam.max(initial=0.0))
         for cut in SPARSE:  # the sparsest multipliers that still close the node
-            sparse = np.where(lam > cut * top, lam, 0.0)
-            val, scale = self.norm_bound(A, b, Aeq, box, frow, sparse, lam_f, mu, d)
-            if val - target > NORM_ACCEPT * (scale + target):
-                proof = {"kind": "norm", "lam": sparse.tolist(), "lam_f": float(lam_f),
-                         "mu": mu.tolist(), "n_cuts": 0}
-                if val - target > NORM_CONFIRM * (scale + target) or \
-                        self.confirm_norm(bl, bh, signs, proof, target):
-                    return proof, val, x
+            got = self.accept_norm(A, b, Aeq, box, frow,
+                                   (np.where(lam > cut * top, lam, 0.0), lam_f, mu),
+                                   target, bl, bh, signs)
+            if got is not None:
+                return got, np.inf, x
+        val, _ = self.norm_bound(A, b, Aeq, box, frow, lam, lam_f, mu, d)
         return None, val, x
+
+    def accept_norm(self, A, b, Aeq, box, frow, duals, target, bl, bh, signs):
+        """The ``"norm"`` proof of these multipliers if their bound exceeds ``target``
+        (confirmed in rationals when it does so only narrowly), else None."""
+        lam, lam_f, mu = duals
+        val, scale = self.norm_bound(A, b, Aeq, box, frow, lam, lam_f, mu, self.d)
+        if not val - target > NORM_ACCEPT * (scale + target):
+            return None
+        proof = {"kind": "norm", "lam": lam.tolist(), "lam_f": float(lam_f), "mu": mu.tolist(),
+                 "n_cuts": 0}
+        if val - target > NORM_CONFIRM * (scale + target) or \
+                self.confirm_norm(bl, bh, signs, proof, target):
+            return proof
+        return None
 
     def confirm_norm(self, bl, bh, signs, proof, target) -> bool:
         """A ``"norm"`` leaf close to its target, confirmed in rationals against it (the
@@ -175,10 +188,19 @@ class NormSearch(SideSearch):
         exact = leaf_bound(self.exact, self.cert, bl, bh, signs, proof, rho2)
         return exact is None or exact > 0
 
+    def rows(self, bl, bh, iv):
+        """The node's rows (:meth:`SideSearch._lp`, zero objective), kept for its LP."""
+        key = (bl, bh, tuple(np.concatenate(iv)))
+        if self.memo[0] != key:
+            self.memo = (key, self._lp(bl, bh, iv, empty=True))
+        return self.memo[1]
+
     def lp_close(self, bl, bh, iv, signs):
         """A ``"bound"`` or ``"empty"`` leaf proof from the LP of
         :class:`linteach.certify.search.SideSearch` (``N > 0`` on the leaf), or None."""
-        obj, const, A, b, Aeq, box = self._lp(bl, bh, iv)
+        _, const, A, b, Aeq, box = self.rows(bl, bh, iv)
+        obj = np.zeros(A.shape[1])
+        obj[self.d + 1:-1], obj[-1] = 1.0, -1.0  # Σ t_j − P, as SideSearch's node LP
         res = self._solve(obj, A, b, Aeq, box)
         if res.status == 2:
             lam, mu, val, scale = self._empty_proof(obj, A, b, Aeq, box)
@@ -246,7 +268,7 @@ class NormSearch(SideSearch):
             if proof is not None:
                 node["proof"] = proof
                 continue
-            if not unfixed or x is None:
+            if not unfixed and x is not None:
                 proof = self.lp_close(bl, bh, iv, signs)  # N > 0 on the whole leaf, by the LP
                 if proof is not None:
                     node["proof"] = proof
