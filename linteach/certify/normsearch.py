@@ -181,10 +181,11 @@ class NormSearch(SideSearch):
         return None
 
     def confirm_norm(self, bl, bh, signs, proof, target) -> bool:
-        """A ``"norm"`` leaf close to its target, confirmed in rationals against it (the
-        final target is no larger, so the leaf holds for it too)."""
+        """A ``"norm"`` leaf close to its target, confirmed in rationals against it,
+        raised by 1e-12 (the float target is ``(ρ_hi/s)²`` to rounding; the final one is no
+        larger, so the leaf holds for it too)."""
         self.confirmed += 1
-        rho2 = Fraction(float(target)) * Fraction(float(self.s)) ** 2
+        rho2 = Fraction(float(target)) * (1 + Fraction(1, 10**12)) * Fraction(float(self.s)) ** 2
         exact = leaf_bound(self.exact, self.cert, bl, bh, signs, proof, rho2)
         return exact is None or exact > 0
 
