@@ -85,8 +85,8 @@ def certify_band(W, alpha, c, *, max_nodes: int = MAX_NODES) -> dict:
             "nodes": got.stats["nodes"]}
 
 
-def sharp_ratio(W, alpha, ck, *, rtol: float, close: bool = True, max_nodes: int = CSTAR_NODES,
-                rng=0) -> dict:
+def sharp_ratio(W, alpha, ck, *, rtol: float, close: bool = True,
+                max_nodes: int = CSTAR_NODES, rng=0) -> dict:
     """``c*(W)/c_k(α)`` bracketed on a net whose band ``c_k(α)(1 + strict)`` is certified.
 
     ``lo`` comes from an exact witness (:func:`linteach.certify.witness_bound`: sampling and
