@@ -228,8 +228,8 @@ def measure_cstar(ctx, results, *, rtol, strict) -> None:
     note = (f"each net's own sharp constant c*(W) (the largest band holding an exact "
             f"disagreement), over c_k(α) of its width, on {len(rows)} certified random/loose "
             f"nets: every one is ≤ 1 + {strict:g} (its certificate at the sharp band). "
-            f"Brackets attempted on {len(tried)} of them (the first of each family at the "
-            f"budget), closed to {rtol:g} relative on {len(closed)}")
+            f"Brackets attempted on {len(tried)} of them (the first cases of each family, "
+            f"CSTAR_CASES at the budget), closed to {rtol:g} relative on {len(closed)}")
     if closed:
         note += (f": c*(W)/c_k(α) min {m['closed_min']:.3g}, median {m['closed_median']:.3g}, "
                  f"max {m['closed_max']:.4g} ({m['seed_of_max']}, k = {m['k_of_max']}), the "
