@@ -158,3 +158,12 @@ def test_leaf_bound_is_the_recheck_of_one_leaf():
         assert leaf_bound(net, side, bl, bh, signs, tree["proof"]) > 0
         broken = dict(tree["proof"], lam=[0.0] * len(tree["proof"]["lam"]), mu=[0.0, 0.0])
         assert not leaf_bound(net, side, bl, bh, signs, broken) > 0
+
+
+@pytest.mark.parametrize("start, match", [((0.1,), "pair"), ((0.1, [1.0]), "length"),
+                                          ((0.1, [np.nan, 0.0, 0.0]), "finite")])
+def test_c_star_bad_start_names_the_argument(start, match):
+    W, a = _net(1)
+    W = W[:, :3] if W.shape[1] >= 3 else W
+    with pytest.raises(ValueError, match=match):
+        c_star(W, alpha=a, start=start)

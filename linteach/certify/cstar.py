@@ -239,7 +239,13 @@ def c_star(W, *, alpha, rtol: float = 1e-6, rng=0, max_nodes: int = 20_000,
     if start is None:
         lo, witness = witness_bound(Ws, alpha=alpha, rng=rng)
     else:  # W and 2**e·W share every witness and band ratio: confirm it on Ws
+        if not (isinstance(start, tuple) and len(start) == 2):
+            raise ValueError(f"`start` must be a (lo, x) pair from witness_bound, got {start!r}")
         witness = None if start[1] is None else np.asarray(start[1], dtype=np.float64)
+        if witness is not None and (witness.shape != (Ws.shape[1],)
+                                    or not np.all(np.isfinite(witness))):
+            raise ValueError(f"`start`'s point must be a finite vector of length {Ws.shape[1]}, "
+                             f"got shape {witness.shape}")
         lo = 0.0 if witness is None else (_exact_ratio(exact, witness) or 0.0)
         witness = witness if lo > 0 else None
     best = {"lo": lo, "x": witness, "c0": 0.0, "restart": False}
