@@ -43,7 +43,7 @@ STRICT = 1e-9
 CSTAR_RTOL = 1e-2
 CSTAR_CASES = {"quick": (2, 0), "standard": (15, 2), "thorough": (10**9, 20)}
 #: norm-QP branch-and-bound nodes per side of one bracket (over it the bracket stays open)
-CSTAR_NODES = {"quick": 300, "standard": 300, "thorough": 1500}
+CSTAR_NODES = {"quick": 150, "standard": 150, "thorough": 1500}
 #: widest net certified per budget (wider ones keep their sampled evidence, ``observed``:
 #: the exact re-check of a k = 200 certificate takes seconds)
 CERTIFY_MAX_K = {"quick": 12, "standard": 200, "thorough": 200}
