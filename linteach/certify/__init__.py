@@ -35,7 +35,7 @@ import numpy as np
 from .._check import check_int, check_real
 from .exact import ExactNet
 from .recheck import CertificateError, recheck
-from .inputs import check_net
+from .inputs import check_net, swap_types
 from .search import SideSearch, Undecided
 from .adversary import adversarial_search
 from .sharp import extremal_net, sharp_constant
@@ -53,7 +53,8 @@ class Decision:
     """Outcome of :func:`decide`: ``holds`` with a ``certificate``, or not, with a ``witness``.
 
     ``witness_info`` holds the exact ``N/v`` and ``D`` (as floats) and the band ratio
-    ``|D|/(r‖x‖)``; ``stats`` counts nodes and LPs.
+    ``|D|/(r‖x‖)``; ``stats`` counts nodes, LPs, cuts and the leaves confirmed in rationals
+    before they were accepted.
     """
 
     holds: bool
@@ -63,11 +64,6 @@ class Decision:
     witness: np.ndarray | None = None
     witness_info: dict = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
-
-
-def _swap(W):
-    k = W.shape[0] // 2
-    return np.concatenate([W[k:], W[:k]])
 
 
 def _witness_decision(x, W, alpha, c, exp, stats):
@@ -140,10 +136,10 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
     check_real("v", v, gt=0.0)
     max_nodes = check_int("max_nodes", max_nodes, ge=1)
     rng = np.random.default_rng(rng)
-    stats = {"nodes": 0, "lps": 0, "cuts": 0}
+    stats = {"nodes": 0, "lps": 0, "cuts": 0, "confirmed": 0}
     base = ExactNet(Ws, alpha)
     sides = []
-    for side, Wside in ((1, Ws), (-1, _swap(Ws))):
+    for side, Wside in ((1, Ws), (-1, swap_types(Ws))):
         net = ExactNet(Wside, alpha)
         if base.r2 == 0:
             if alpha > 0:
@@ -181,6 +177,7 @@ def decide(W, *, alpha, c, v=1.0, rng=0, max_nodes: int = 20_000) -> Decision:
             stats["nodes"] += search.nodes
             stats["lps"] += search.lps
             stats["cuts"] += len(search.cert["cuts"])
+            stats["confirmed"] += search.confirmed
         if isinstance(out, np.ndarray):
             return _witness_decision(out, Ws, alpha, c, 0, stats)
         out["side"] = side

@@ -5,7 +5,7 @@ import numpy as np
 
 from .._check import check_alpha, check_array, check_real
 
-__all__ = ["check_net"]
+__all__ = ["check_net", "swap_types"]
 
 
 def check_net(W, alpha, c):
@@ -31,3 +31,9 @@ def check_net(W, alpha, c):
                          f"to 1, {int(tiny.sum())} nonzero entries are subnormal (smallest "
                          f"|entry| {np.abs(W[W != 0]).min():.3g}, largest {top:.3g})")
     return scaled, alpha, c, exp
+
+
+def swap_types(W):
+    """``W`` with its w and u rows exchanged: side −1 of the band is side +1 of this net."""
+    k = W.shape[0] // 2
+    return np.concatenate([W[k:], W[:k]])

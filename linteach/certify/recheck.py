@@ -20,7 +20,11 @@ What :func:`recheck` verifies, all in exact rationals, for each side ``s = ±1``
    exact; each u term is bounded by its chord over the leaf's interval, since σ is convex),
    and its Lagrangian bound ``Σmin(r_i l_i, r_i h_i) − λ·b + μ·1 + const`` with the stated
    multipliers (λ ≥ 0) is > 0 (a "bound" leaf), or > 0 with a zero objective (an "empty"
-   leaf: no point of S lies in it, a Farkas argument), or the leaf's intervals are empty.
+   leaf: no point of S lies in it, a Farkas argument), or the leaf's intervals are empty;
+   or (a "norm" leaf, :mod:`linteach.certify.normsearch`) the same relaxation with the
+   row ``Σ_j t_j − P ≤ 0`` (``N ≤ 0``, multiplier ``λ_f ≥ 0``) and the objective ``‖ξ‖²``
+   has its Lagrangian bound (the box minimum of each ``ξ_i² + r_i ξ_i`` taken at ``−r_i/2``
+   clamped) ``> ρ²/s²``: every point of the leaf with ``N ≤ 0`` lies outside the ball.
 
 Hence ``N > 0`` on every x with ``D ≥ c·r‖x‖``, ``D > 0`` (and ``N < 0`` on the mirrored side):
 no disagreement in the band.
@@ -32,7 +36,7 @@ from fractions import Fraction as F
 from .exact import ExactNet
 from .vertex import check_vertex
 
-__all__ = ["recheck", "CertificateError"]
+__all__ = ["recheck", "leaf_bound", "CertificateError"]
 
 
 class CertificateError(ValueError):
@@ -166,10 +170,15 @@ def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
         cut, beta = cert["cuts"][i - 10 * k - 2]
         return [sc * F(float(t)) for t in cut], F(0), None, 0, F(beta), 1
 
-    empty = proof["kind"] == "empty"
-    # objective Σ t_j − P (zero for an "empty" leaf)
+    empty = proof["kind"] in ("empty", "norm")
+    # objective Σ t_j − P (zero for an "empty" leaf; ‖ξ‖² for a "norm" leaf, added below)
     rx, rb, rt = [F(0)] * d, F(0), [F(0) if empty else F(1)] * k
     rp, const = F(0) if empty else F(-1), F(0)
+    if proof["kind"] == "norm":  # the row Σ_j t_j − P ≤ 0 (N ≤ 0), multiplier λ_f ≥ 0
+        lam_f = F(float(proof["lam_f"]))
+        if lam_f < 0:
+            raise CertificateError("the multiplier of the row N ≤ 0 is negative")
+        rt, rp = [t + lam_f for t in rt], rp - lam_f
     for i, lt in enumerate(proof["lam"]):
         if lt == 0:
             continue
@@ -195,9 +204,35 @@ def _leaf_bound(net: ExactNet, cert: dict, bl, bh, iv, proof: dict):
           [(net.sigma(lw[j]), net.sigma(hw[j])) for j in range(k)]
     box.append((sum(net.sigma(t) for t in lu), sum(net.sigma(t) for t in hu)))
     total = const
-    for r, (lo, hi) in zip(rx + [rb] + rt + [rp], box):
-        total += min(r * lo, r * hi)
+    quad = proof["kind"] == "norm"
+    for i, (r, (lo, hi)) in enumerate(zip(rx + [rb] + rt + [rp], box)):
+        if quad and i < d:  # min of ξ² + rξ over [lo, hi]: at −r/2 clamped (convex)
+            t = min(max(-r / 2, lo), hi)
+            total += t * t + r * t
+        else:
+            total += min(r * lo, r * hi)
     return total
+
+
+def _checked_bound(net, side_cert, bl, bh, iv, proof, rho2):
+    if proof["kind"] not in ("bound", "empty", "norm"):
+        raise CertificateError(f"unknown leaf kind {proof['kind']!r}")
+    bound = _leaf_bound(net, side_cert, bl, bh, iv, proof)
+    if proof["kind"] == "norm":  # min ‖ξ‖² over the leaf's {N ≤ 0} vs the ball, ‖x‖ = s‖ξ‖
+        bound -= rho2 / F(float(side_cert["s"])) ** 2
+    return bound
+
+
+def leaf_bound(net: ExactNet, side_cert: dict, bl, bh, signs, proof, rho2=None):
+    """The exact bound that :func:`recheck` computes for one leaf (``> 0``: it holds), or
+    None when the leaf's own intervals are empty.  ``bl, bh`` (floats or rationals) and
+    ``signs`` describe the leaf as the branch tree does; ``rho2`` (the exact ρ²) is needed
+    for a ``"norm"`` leaf.  For a search that confirms a leaf before accepting it; the
+    certificate's intervals are checked by :func:`recheck` only."""
+    iv = _node(net, side_cert, F(bl), F(bh), signs)
+    if iv is None:
+        return None
+    return _checked_bound(net, side_cert, F(bl), F(bh), iv, proof, rho2)
 
 
 def recheck(W, alpha, c, certificate) -> dict:
@@ -239,7 +274,7 @@ def recheck(W, alpha, c, certificate) -> dict:
             out[side] = {"kind": kind, "leaves": 1, "cuts": 0, "min_bound": low}
             continue
         _check_intervals(net, side_cert, rho2)
-        bounds, leaves = [], 0
+        bounds, norms, leaves = [], [], 0
         stack = [(side_cert["tree"], F(side_cert["B"][0]), F(side_cert["B"][1]), {})]
         while stack:
             node, bl, bh, signs = stack.pop()
@@ -260,15 +295,17 @@ def recheck(W, alpha, c, certificate) -> dict:
             if iv is None:
                 continue  # the node's own intervals are empty: no point of S lies in it
             proof = node["proof"]
-            if proof["kind"] not in ("bound", "empty"):
-                raise CertificateError(f"unknown leaf kind {proof['kind']!r}")
-            bound = _leaf_bound(net, side_cert, bl, bh, iv, proof)
+            bound = _checked_bound(net, side_cert, bl, bh, iv, proof, rho2)
             if not bound > 0:
                 raise CertificateError(f"leaf bound {float(bound):.3e} is not > 0 (ū·x in "
                                        f"[{float(bl):.6g}, {float(bh):.6g}], signs {signs})")
-            bounds.append(bound)
+            if proof["kind"] == "norm":  # in units of ‖ξ‖², not of N/v: kept apart
+                norms.append(bound)
+            else:
+                bounds.append(bound)
         out[side] = {"kind": kind, "leaves": leaves, "cuts": len(side_cert["cuts"]),
-                     "min_bound": float(min(bounds)) if bounds else None}
+                     "min_bound": float(min(bounds)) if bounds else None,
+                     "norm_leaves": len(norms)}
     if sorted(out) != [-1, 1]:
         raise CertificateError("a certificate must cover both sides of the band")
     return out

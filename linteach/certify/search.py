@@ -21,6 +21,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ..errors import SolverError
+from .recheck import leaf_bound
 from .relax import chord, chord_v, sigma
 
 __all__ = ["SideSearch", "Undecided"]
@@ -33,6 +34,12 @@ RETRIES = (("highs", {}), ("highs", {"presolve": False}), ("highs-ipm", {}))
 PAD = 4e-14
 #: a float leaf bound must exceed this fraction of its scale to be accepted
 ACCEPT = 1e-13
+#: a leaf bound below this fraction of its scale (or near the rows' float error) is
+#: confirmed in exact rationals before it is accepted
+CONFIRM = 1e-10
+#: float error of the rows per unit of s·max|W|·(k + d)·Σ|multipliers| (u − ū, w − w̄ and
+#: ū are rounded before they are scaled by s): a bound within it is confirmed exactly
+ROW_ERROR = 1e-15
 #: re-solves of one node with new cuts before it is branched anyway
 CUT_ROUNDS = 25
 #: largest ρ·max|W| the float LP is trusted with (beyond it: Undecided, never a guess)
@@ -74,7 +81,7 @@ class SideSearch:
                      "Ix": [self._interval(a) for a in np.eye(self.d)],
                      "eu": self._radii(self.u, self.u_bar, dev_u),
                      "ew": self._radii(self.w, self.w_bar, dev_w)}
-        self.nodes = self.lps = 0
+        self.nodes = self.lps = self.confirmed = 0
 
     def _radii(self, rows, mean, dev):
         """``e_j ≥ ‖n_j − mean‖·ρ``, padded for the float error of the mean."""
@@ -219,18 +226,24 @@ class SideSearch:
             res = self._solve(obj, A, b, Aeq, box)
             if res.status == 2:
                 lam, mu, val, scale = self._empty_proof(obj, A, b, Aeq, box)
-                if val > ACCEPT * scale:
-                    node["proof"] = {"kind": "empty", "lam": lam.tolist(), "mu": mu.tolist(),
-                                     "n_cuts": len(self.cert["cuts"])}
+                proof = {"kind": "empty", "lam": lam.tolist(), "mu": mu.tolist(),
+                         "n_cuts": len(self.cert["cuts"])}
+                if self.accept(val, scale, lam, mu, proof, bl, bh, signs):
+                    node["proof"] = proof
                     return []
-                raise Undecided("a node LP is infeasible but its Farkas bound is not "
-                                f"clearly positive ({val:.3e} of scale {scale:.3e})")
+                if not can_branch:
+                    raise Undecided("a node LP is infeasible but its Farkas bound is not "
+                                    f"positive ({val:.3e} of scale {scale:.3e}, or in the "
+                                    "exact re-check)")
+                x = self.x0  # no LP point: branch on the sign whose chord gap is largest there
+                break
             lam = np.maximum(-res.ineqlin.marginals, 0.0)
             mu = np.asarray(res.eqlin.marginals, dtype=float)
             val, scale = self._bound(obj, const, A, b, box, lam, mu, Aeq)
-            if val > ACCEPT * scale:
-                node["proof"] = {"kind": "bound", "lam": lam.tolist(), "mu": mu.tolist(),
-                                 "n_cuts": len(self.cert["cuts"])}
+            proof = {"kind": "bound", "lam": lam.tolist(), "mu": mu.tolist(),
+                     "n_cuts": len(self.cert["cuts"])}
+            if self.accept(val, scale, lam, mu, proof, bl, bh, signs):
+                node["proof"] = proof
                 return []
             x = self.s * res.x[:self.d]
             hit = self._try_witness(x, check_point)
@@ -245,6 +258,21 @@ class SideSearch:
                 break
             self._cut(x)
         return self._branch(node, bl, bh, signs, iv, x, check_point)
+
+    def accept(self, val, scale, lam, mu, proof, bl, bh, signs, rho2=None) -> bool:
+        """Whether a leaf's float bound ``val`` proves it: clearly positive, or else (close
+        to the float error of the rows, which carry ``s``·(rounding of u − ū) per unit of λ)
+        confirmed in rationals by :func:`linteach.certify.recheck.leaf_bound`, so the search
+        never accepts a leaf the re-check rejects (it branches further instead)."""
+        if not val > ACCEPT * scale:
+            return False
+        err = ROW_ERROR * self.s * float(np.abs(self.W).max()) * (self.k + self.d) * \
+            (float(np.sum(lam)) + float(np.sum(np.abs(mu))))
+        if val > CONFIRM * scale + err:
+            return True
+        self.confirmed += 1
+        exact = leaf_bound(self.exact, self.cert, bl, bh, signs, proof, rho2)
+        return exact is None or exact > 0
 
     def _can_branch(self, bl, bh, signs, iv):
         lu, hu = iv[0], iv[1]

@@ -32,6 +32,8 @@ __all__ = ["certify_band", "witness_slack", "sharp_ratio", "measure_evidence", "
 
 #: branch-and-bound nodes per side of one decision (cases over it stay "observed")
 MAX_NODES = 400
+#: norm-QP nodes per side of one c*(W) bracket (over it the bracket stays open, and says so)
+CSTAR_NODES = 300
 
 
 def witness_slack(W, alpha, x) -> float:
@@ -83,29 +85,73 @@ def certify_band(W, alpha, c, *, max_nodes: int = MAX_NODES) -> dict:
             "nodes": got.stats["nodes"]}
 
 
-def sharp_ratio(W, alpha, ck, *, rtol: float, close: bool = True, max_nodes: int = 150,
-                rng=0) -> dict:
+def sharp_ratio(W, alpha, ck, *, rtol: float, close: bool = True,
+                max_nodes: int = CSTAR_NODES, rng=0) -> dict:
     """``c*(W)/c_k(α)`` bracketed on a net whose band ``c_k(α)(1 + strict)`` is certified.
 
     ``lo`` comes from an exact witness (:func:`linteach.certify.witness_bound`: sampling and
-    a pattern-QP local search, no LP), 0 if none was found.  With ``close`` the bracket is
-    then narrowed by :func:`linteach.certify.c_star` (a certificate at ``lo·(1 + rtol)``,
-    re-checked here): ``hi`` is its certified upper end, or None when it did not close in
-    the budget (the case's own sharp-band certificate still bounds it by 1 + strict).
+    a pattern-QP local search), 0 if none was found.  With ``close`` the bracket is closed by
+    :func:`linteach.certify.c_star` (norm-QP branch and bound, ``max_nodes`` per side):
+    ``hi`` is its certified upper end, re-checked here in rationals, and the witness at
+    ``lo`` is replayed here from Eq. 1 in Fractions (its disagreement and its band).
+    ``closed`` when ``hi ≤ lo·(1 + rtol)``; otherwise ``reason`` says why not.  Without
+    ``close`` (or when it stays open) the case's own sharp-band certificate still bounds
+    c*(W)/c_k(α) by 1 + strict.
     """
-    lo, _ = witness_bound(W, alpha=alpha, rng=rng)
-    out = {"lo": lo / ck, "hi": None, "notes": [], "decides": 0}
+    lo, x = witness_bound(W, alpha=alpha, rng=rng)
+    out = {"lo": lo / ck, "hi": None, "closed": False, "attempted": bool(close),
+           "reason": None, "notes": [], "decides": 0}
     if not close:
         return out
-    got = c_star(W, alpha=alpha, rtol=rtol, max_nodes=max_nodes, rounds=6, rng=rng)
-    out.update(lo=max(lo, got.lo) / ck, notes=list(got.notes), decides=got.decides)
+    got = c_star(W, alpha=alpha, rtol=rtol, max_nodes=max_nodes, rng=rng, start=(lo, x))
+    out.update(notes=list(got.notes), decides=got.decides)
+    if got.lo > lo:
+        if not _replays(W, alpha, got.witness, got.lo):  # a defect, loudly
+            raise RuntimeError(f"c_star's witness {got.witness.tolist()} does not disagree "
+                               f"at band {got.lo!r} when re-evaluated from Eq. 1")
+        out["lo"] = got.lo / ck
     if got.certificate is not None and np.isfinite(got.hi):
         try:
             recheck(W, alpha, got.hi, got.certificate)
             out["hi"] = got.hi / ck
         except CertificateError as exc:
             out["notes"].append(f"the bracket's certificate failed its re-check: {exc}")
+    if out["hi"] is not None and out["hi"] < out["lo"]:  # a witness above a certified band
+        raise RuntimeError(f"c*(W) bracket inverted: exact witness at {out['lo']!r}·c_k above "
+                           f"the re-checked certificate at {out['hi']!r}·c_k")
+    out["closed"] = out["hi"] is not None and out["lo"] > 0 and \
+        out["hi"] <= out["lo"] * (1 + rtol) * (1 + 1e-12)
+    if not out["closed"]:
+        out["reason"] = _open_reason(out)
     return out
+
+
+def _replays(W, alpha, x, band) -> bool:
+    """``x`` disagrees in sign and lies in the band ``band`` (Eq. 1 in Fractions)."""
+    if witness_slack(W, alpha, x) >= 0:
+        return False
+    k = W.shape[0] // 2
+    rows = [[Fraction(float(a)) for a in row] for row in W]
+    xf = [Fraction(float(a)) for a in x]
+    means = [[sum(col) / k for col in zip(*part)] for part in (rows[:k], rows[k:])]
+    D = sum((p - q) * t for p, q, t in zip(*means, xf))
+    r2 = max(sum((p - q) ** 2 for p, q in zip(row, mean))
+             for part, mean in ((rows[:k], means[0]), (rows[k:], means[1])) for row in part)
+    return D * D >= Fraction(float(band)) ** 2 * r2 * sum(t * t for t in xf)
+
+
+def _open_reason(out) -> str:
+    """Why a bracket stayed open, without the case's numbers (cases are grouped by it)."""
+    text = " ".join(out["notes"])
+    if out["lo"] == 0 and out["hi"] is not None:
+        return "no disagreement found: only the upper end is certified"
+    if "max_nodes" in text:
+        return "norm branch and bound exceeded its node budget"
+    if "float resolution" in text or "neither" in text:
+        return "a norm-QP leaf at the float resolution (a slice ρ·max|W| too wide)"
+    if "re-check" in text:
+        return "the bracket's certificate failed its re-check"
+    return text or "no certificate at lo·(1 + rtol)"
 
 
 def measure_evidence(ctx, results) -> None:
@@ -142,35 +188,60 @@ def _reason_kind(reason: str) -> str:
 
 
 def measure_cstar(ctx, results, *, rtol, strict) -> None:
-    """The distribution of c*(W)/c_k(α) over the certified cases that bracketed it.
+    """c*(W)/c_k(α) over the certified cases that bracketed it.
 
     Every such case carries a re-checked certificate at ``c_k(α)(1 + strict)``, so its
-    ``c*(W)/c_k(α) ≤ 1 + strict``; the lower end is an exact witness's band ratio.  The
-    measurement keeps every case's bracket (``cases``: family/seed, k, α, lo, hi) for the
-    page's figure.
+    ``c*(W)/c_k(α) ≤ 1 + strict``.  The distribution (``closed_min``/``median``/``max``) is
+    of the **closed** brackets only (``lo`` an exact witness, ``hi ≤ lo(1 + rtol)`` a
+    re-checked certificate); ``open`` lists every attempted bracket that stayed open with
+    its reason; ``lower_ends`` summarises the cases whose bracket was not attempted at the
+    budget (a witness's lower end only).  ``brackets`` keeps every case for the figure.
     """
     rows = [(r["cstar"], r) for r in results if "cstar" in r]
     if not rows:
         return
-    lo = np.array([c["lo"] for c, _ in rows])
-    j = int(np.argmax(lo))
-    his = [c["hi"] for c, _ in rows if c["hi"] is not None]
-    seed_of_max = f"{rows[j][1]['family']}/{rows[j][1]['seed']}"
-    ctx.measure("cstar_over_ck", {
-        "cases": len(rows), "min": float(lo.min()), "median": float(np.median(lo)),
-        "max": float(lo[j]), "seed_of_max": seed_of_max, "k_of_max": rows[j][1]["k"],
-        "no_witness": int((lo == 0).sum()), "upper_end_every_case": 1 + strict,
-        "closed_brackets": len(his), "max_closed_hi": max(his) if his else None,
-        "rtol": rtol,
-        "brackets": [{"case": f"{r['family']}/{r['seed']}", "k": r["k"], "alpha": r["alpha"],
-                      "lo": c["lo"], "hi": c["hi"] if c["hi"] is not None else 1 + strict}
-                     for c, r in rows]})
-    ctx.note(f"each net's own sharp constant c*(W) (the largest band holding an exact "
-             f"disagreement), over c_k(α) of its width, on {len(rows)} certified random/loose "
-             f"nets: every one is ≤ 1 + {strict:g} (its certificate at the sharp band); the "
-             f"exact witnesses' lower ends have min {lo.min():.3g}, median {np.median(lo):.3g}, "
-             f"max {lo[j]:.4g} ({seed_of_max}, k = {rows[j][1]['k']})"
-             + (f"; {len(his)} brackets closed to {rtol:g} relative by a certificate, the "
-                f"largest certified upper end {max(his):.4f}" if his else "")
-             + (" (above 1: the sharp constant FAILS on a net)"
-                if his and max(his) > 1 + 2 * strict else ""))
+    name = lambda r: f"{r['family']}/{r['seed']}"  # noqa: E731
+    closed = [(c, r) for c, r in rows if c.get("closed")]
+    tried = [(c, r) for c, r in rows if c.get("attempted")]
+    rest = [c["lo"] for c, r in rows if not c.get("attempted")]
+    m = {"cases": len(rows), "rtol": rtol, "attempted": len(tried), "closed": len(closed),
+         "upper_end_every_case": 1 + strict,
+         "open": [{"case": name(r), "lo": c["lo"], "hi": c["hi"], "reason": c["reason"]}
+                  for c, r in tried if not c.get("closed")]}
+    if closed:
+        lo = np.array([c["lo"] for c, _ in closed])
+        j = int(np.argmax(lo))
+        m.update(closed_min=float(lo.min()), closed_median=float(np.median(lo)),
+                 closed_max=float(lo[j]), seed_of_max=name(closed[j][1]),
+                 k_of_max=closed[j][1]["k"], max_closed_hi=max(c["hi"] for c, _ in closed))
+    if rest:
+        m["lower_ends"] = {"cases": len(rest), "min": float(np.min(rest)),
+                           "median": float(np.median(rest)), "max": float(np.max(rest)),
+                           "no_witness": int(sum(v == 0 for v in rest))}
+    m["brackets"] = [{"case": name(r), "k": r["k"], "alpha": r["alpha"], "lo": c["lo"],
+                      "hi": c["hi"] if c["hi"] is not None else 1 + strict,
+                      "closed": bool(c.get("closed"))} for c, r in rows]
+    ctx.measure("cstar_over_ck", m)
+    reasons = {}
+    for o in m["open"]:
+        reasons.setdefault(o["reason"], []).append(o["case"])
+    note = (f"each net's own sharp constant c*(W) (the largest band holding an exact "
+            f"disagreement), over c_k(α) of its width, on {len(rows)} certified random/loose "
+            f"nets: every one is ≤ 1 + {strict:g} (its certificate at the sharp band). "
+            f"Brackets attempted on {len(tried)} of them (the first cases of each family, "
+            f"CSTAR_CASES at the budget), closed to {rtol:g} relative on {len(closed)}")
+    if closed:
+        note += (f": c*(W)/c_k(α) min {m['closed_min']:.3g}, median {m['closed_median']:.3g}, "
+                 f"max {m['closed_max']:.4g} ({m['seed_of_max']}, k = {m['k_of_max']}), the "
+                 f"largest certified upper end {m['max_closed_hi']:.4f}"
+                 + (" (above 1: the sharp constant FAILS on a net)"
+                    if m["max_closed_hi"] > 1 + 2 * strict else ""))
+    if reasons:
+        note += "; open: " + "; ".join(f"{len(v)} {k} ({', '.join(v)})"
+                                        for k, v in reasons.items())
+    if rest:
+        lo_ = m["lower_ends"]
+        note += (f". The other {lo_['cases']} have a witness's lower end only: min "
+                 f"{lo_['min']:.3g}, median {lo_['median']:.3g}, max {lo_['max']:.4g} "
+                 f"({lo_['no_witness']} without a disagreement found)")
+    ctx.note(note)

@@ -148,12 +148,20 @@ def test_the_cstar_figure_is_drawn_from_the_measured_brackets(tmp_path):
     from proofs_check.kit.certified import measure_cstar
     ctx = fresh_context(claim_module)
     results = [{"family": "random", "seed": s, "k": 3, "alpha": 0.3,
-                "cstar": {"lo": lo, "hi": hi}} for s, (lo, hi) in
-               enumerate([(0.0, None), (0.4, None), (0.7, 0.71)])]
+                "cstar": {"lo": lo, "hi": hi, "attempted": tried, "closed": closed,
+                          "reason": why}} for s, (lo, hi, tried, closed, why) in
+               enumerate([(0.0, None, False, False, None), (0.4, None, True, False, "budget"),
+                          (0.7, 0.705, True, True, None), (0.5, 0.503, True, True, None),
+                          (0.6, None, False, False, None)])]
     measure_cstar(ctx, results, rtol=1e-2, strict=thm5_1.STRICT)
     m = ctx.measurements["cstar_over_ck"]
-    assert (m["min"], m["max"], m["seed_of_max"], m["no_witness"]) == (0.0, 0.7, "random/2", 1)
-    assert [b["hi"] for b in m["brackets"]] == [1 + thm5_1.STRICT, 1 + thm5_1.STRICT, 0.71]
+    # the distribution is of the closed brackets only; the open one is listed with its reason
+    assert (m["attempted"], m["closed"], m["closed_min"], m["closed_max"], m["seed_of_max"]) \
+        == (3, 2, 0.5, 0.7, "random/2")
+    assert m["open"] == [{"case": "random/1", "lo": 0.4, "hi": None, "reason": "budget"}]
+    assert (m["lower_ends"]["cases"], m["lower_ends"]["no_witness"]) == (2, 1)
+    assert [b["hi"] for b in m["brackets"]] == [1 + thm5_1.STRICT, 1 + thm5_1.STRICT, 0.705,
+                                                0.503, 1 + thm5_1.STRICT]
     claim = {"id": "thm5.1", "measurements": ctx.measurements}
     path = tmp_path / pages.cstar_plot_name("thm5.1")
     assert pages.plot_cstar(claim, path).startswith("wrote")
@@ -176,3 +184,21 @@ def test_a_solver_status_other_than_optimal_or_infeasible_is_an_error(monkeypatc
     W = lt.certify.extremal_net(2, 0.3)[0] + 0.05 * np.random.default_rng(0).standard_normal((4, 2))
     with pytest.raises(SolverError, match="status 4"):
         thm5_1._certify([W], 0.3, thm5_1.BAND, 2)
+
+
+def test_sharp_ratio_closes_a_bracket_and_replays_its_witness(monkeypatch):
+    """The kit's bracket: closed to rtol, the upper end re-checked, the witness replayed from
+    Eq. 1; a witness that does not disagree there is a defect, raised loudly."""
+    from linteach.generators import clustered_weights
+    from proofs_check.kit import certified
+    rng = np.random.default_rng(1)
+    W = clustered_weights(3, 5, r=0.4, rng=rng, center_norm=0.5)
+    ck = lt.certify.sharp_constant(3, 0.5)
+    got = certified.sharp_ratio(W, 0.5, ck, rtol=1e-2, rng=0)
+    assert got["closed"] and got["reason"] is None
+    assert 0 < got["lo"] <= got["hi"] <= got["lo"] * (1 + 1e-2) * (1 + 1e-12) <= 1
+    real = lt.certify.c_star(W, alpha=0.5, rtol=1e-2)
+    fake = real.__class__(real.lo * 1.5, real.hi, np.asarray(W[0]), real.certificate)
+    monkeypatch.setattr(certified, "c_star", lambda *a, **kw: fake)
+    with pytest.raises(RuntimeError, match="does not disagree"):
+        certified.sharp_ratio(W, 0.5, ck, rtol=1e-2, rng=0)
