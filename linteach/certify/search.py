@@ -18,18 +18,13 @@ witness in exact arithmetic.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linprog
 
-from ..errors import SolverError
+from .nodelp import farkas_proof, lagrangian_bound, solve_node_lp
 from .recheck import leaf_bound
 from .relax import chord, chord_v, sigma
 
 __all__ = ["SideSearch", "Undecided"]
 
-#: HiGHS tolerances (tight: leaf bounds are evaluated from the multipliers, not the status)
-LP_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
-#: (method, options) tried in turn when HiGHS returns neither optimal nor infeasible
-RETRIES = (("highs", {}), ("highs", {"presolve": False}), ("highs-ipm", {}))
 #: outward padding of every float bound (relative); the exact re-check confirms validity
 PAD = 4e-14
 #: a float leaf bound must exceed this fraction of its scale to be accepted
@@ -165,38 +160,14 @@ class SideSearch:
         return obj, 0.0, A, b, Aeq, box
 
     def _solve(self, obj, A, b, Aeq, box):
-        for method, extra in RETRIES:
-            self.lps += 1
-            res = linprog(obj, A_ub=A, b_ub=b, A_eq=Aeq, b_eq=[1.0, 0.0], bounds=box,
-                          method=method, options={**LP_OPTIONS, **extra})
-            if res.status in (0, 2):
-                break
-        if res.status not in (0, 2):
-            raise SolverError(f"HiGHS returned status {res.status} ({res.message}) on a node "
-                              "LP: neither optimal nor infeasible")
+        res, tries = solve_node_lp(obj, A, b, Aeq, box)
+        self.lps += tries
         return res
 
-    @staticmethod
-    def _bound(obj, const, A, b, box, lam, mu, Aeq):
-        """The Lagrangian bound in floats, and its scale (sum of the magnitudes it adds)."""
-        r = obj + A.T @ lam - Aeq.T @ mu
-        lo, hi = np.array(box).T
-        terms = np.minimum(r * lo, r * hi)
-        parts = np.concatenate([[const, mu[0]], -lam * b, terms])
-        return float(parts.sum()), float(np.abs(parts).sum()) + 1e-300
+    _bound = staticmethod(lagrangian_bound)
 
     def _empty_proof(self, obj, A, b, Aeq, box):
-        """Multipliers proving the node empty (min of a uniform row relaxation s > 0)."""
-        n = A.shape[1]
-        A2 = np.hstack([A, -np.ones((A.shape[0], 1))])
-        res = self._solve(np.r_[np.zeros(n), 1.0], A2, b, np.hstack([Aeq, [[0.0], [0.0]]]),
-                          box + [(0.0, None)])
-        if res.status != 0:
-            raise SolverError(f"HiGHS could not solve the emptiness LP (status {res.status})")
-        lam = np.maximum(-res.ineqlin.marginals, 0.0)
-        mu = np.asarray(res.eqlin.marginals, dtype=float)
-        val, scale = self._bound(np.zeros(n), 0.0, A, b, box, lam, mu, Aeq)
-        return lam, mu, val, scale
+        return farkas_proof(self._solve, obj, A, b, Aeq, box)
 
     # -- the branch and bound ---------------------------------------------------------------
     def run(self, check_point):

@@ -177,9 +177,9 @@ def test_a_solver_status_other_than_optimal_or_infeasible_is_an_error(monkeypatc
     claim becomes an ERROR, never a PASS or a quietly sampled case."""
     import types
 
-    import linteach.certify.search as search
+    import linteach.certify.nodelp as nodelp
     from linteach.errors import SolverError
-    monkeypatch.setattr(search, "linprog", lambda *a, **kw: types.SimpleNamespace(
+    monkeypatch.setattr(nodelp, "linprog", lambda *a, **kw: types.SimpleNamespace(
         status=4, message="numerical difficulties"))
     W = lt.certify.extremal_net(2, 0.3)[0] + 0.05 * np.random.default_rng(0).standard_normal((4, 2))
     with pytest.raises(SolverError, match="status 4"):
