@@ -26,69 +26,28 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the operators we mutate with: arithmetic among + − × ÷, comparisons, booleans, numbers,
-#: unary operators and loops (cosmic-ray's bit/shift/modulo swaps on float code only crash)
-EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)$",
-           r"core/ReplaceBinaryOperator_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)_.*",
-           r"core/ReplaceBinaryOperator_(Add|Sub|Div)_Pow", r"core/ReplaceBinaryOperator_Pow_.*",
-           r"core/ReplaceComparisonOperator_.*_(Is|IsNot|In|NotIn)$",
-           r"core/ReplaceComparisonOperator_(Is|IsNot|In|NotIn)_.*",
-           r"core/ExceptionReplacer", r"core/RemoveDecorator", r"core/ReplaceUnaryOperator_.*_Invert",
-           r"core/ReplaceUnaryOperator_Invert_.*"]
-
-#: target name -> (file, functions or None for the whole file, proofs_check --only ids or
-#: None for every claim, fast tests that judge it)
-TARGETS = {
-    "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
-    # the loss as the trainers and the checks evaluate it: ℓ, g, log ℓ, the mean, log-sum-exp
-    # and γ̃ (eq6: γ̃ and the late flow; min2024: g; thm4.1: ℓ along SGD)
-    "loss-core": ("linteach/loss.py",
-                  ["ell", "g", "log_g", "log_ell", "_log_ell", "mean_loss", "_logsumexp",
-                   "_smoothed_from"], ["eq6", "min2024", "thm4.1"],
-                  ["tests/test_loss.py", "tests/test_mutation_kills_numerics.py"]),
-    # Eq. 1 and Eq. 3 (the engine audits compare forward with a naive reference; the claims
-    # named are the cheapest that audit it, plus thm4.1's SGD)
-    "network": ("linteach/network.py", ["forward", "backward", "margins"],
-                ["appD.1", "cor6.1", "odd-part", "thm4.1"],
-                ["tests/test_mutation_kills_numerics.py", "tests/test_network.py"]),
-    # the SGD update loop of Theorem 4.1 (the claims that train by SGD)
-    "train-sgd": ("linteach/train.py", ["_sgd_loop", "epoch_row"], ["thm4.1", "appK"],
-                  ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
-    # the per-epoch trace of SGD (loss, max loss, min margin, ε0-mistakes)
-    "train-sgd-trace": ("linteach/train.py", ["epoch_row"], ["thm4.1", "appK"],
-                        ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
-    # the full-batch and normalized gradient-flow loops
-    "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
-                   ["min2024", "eq6", "lyu2021"],
-                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
-    # a claim's verdict from its context (judged by tests: a mutant that makes every claim
-    # PASS cannot be caught by running the claims)
-    "runner-verdict": ("proofs_check/engine/runner.py", ["run_one", "_result"], ["NONE"],
-                       ["tests/test_mutation_kills.py", "tests/test_contract.py",
-                        "tests/test_runner.py"]),
-    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None,
-               ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
-    "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
-                        ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
-    "metrics-radius-regime": ("linteach/metrics.py",
-                              ["_mean_rows", "_means", "neuron_means", "_radius",
-                               "cluster_radius", "linear_regime"],
-                              None, ["tests/test_metrics.py", "tests/test_mutation_kills.py"]),
-    "verdict": ("proofs_check/engine/context.py",
-                ["verdict_of", "control_problem", "engine_problem", "record", "audit",
-                 "negative_control"], None, ["tests/test_mutation_kills.py",
-                                             "tests/test_contract.py", "tests/test_audit.py"]),
-}
-
 from mutation_notes import EQUIVALENT, KILLED_BY, NOTES  # noqa: E402
+from mutation_targets import EXCLUDE, TARGETS  # noqa: E402
 
 
 def _spans(path: Path, functions):
-    tree = ast.parse(path.read_text())
+    """Line spans of ``functions``, and of the functions nested in them that are not listed
+    (keyed ``~name``: their lines are not mutated).  A method may be named ``Class.method``
+    where two classes of the file both have it; a bare name matches any function so named."""
     spans = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in functions:
-            spans[node.name] = (node.lineno, node.end_lineno)
+
+    def visit(node, prefix, inside):
+        for child in ast.iter_child_nodes(node):
+            name = getattr(child, "name", "")
+            here = inside
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                key = next((k for k in (prefix + name, name) if k in functions), None)
+                if key or inside:
+                    spans[key or f"~{prefix}{name}"] = (child.lineno, child.end_lineno)
+                here = inside or key is not None
+            visit(child, f"{name}." if isinstance(child, ast.ClassDef) else prefix, here)
+
+    visit(ast.parse(path.read_text()), "", False)
     return spans
 
 
@@ -120,12 +79,14 @@ def _skip_outside(session: Path, spans: dict) -> None:
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item in list(db.pending_work_items):
             line = item.mutations[0].start_pos[0]
-            if not any(lo <= line <= hi for lo, hi in spans.values()):
+            if _function_of(line, spans).startswith(("-", "~")):  # outside, or nested unlisted
                 db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
 
 
 def _function_of(line: int, spans: dict) -> str:
-    return next((name for name, (lo, hi) in spans.items() if lo <= line <= hi), "-")
+    """The innermost function of ``spans`` holding ``line`` (a nested one, not its parent)."""
+    inside = [(hi - lo, name) for name, (lo, hi) in spans.items() if lo <= line <= hi]
+    return min(inside)[1] if inside else "-"
 
 
 def run(targets, out: Path, timeout: float) -> None:
