@@ -65,14 +65,6 @@ NOTES: list = [
     "margin ≤ 30) a term below e^{−745} is a zero of the sum anyway, so only `log_ell` "
     "itself shows the −inf.  The series' sign and factor (10–24 ulps) are "
     "below every claim's tolerance: a test pins them against 50 digits.",
-    "network: every claim trains and audits with the fused kernel (`loss_and_grad`, "
-    "`sgd_update`); `Net.backward` runs only inside the negative controls' `Controlled` "
-    "kernel, where a wrong gradient still makes the corrupted run fail, so the control is "
-    "'caught' either way.  The engine audit compares `Net.forward` and the kernel's ∇L with "
-    "the per-example reference, never `Net.backward`: every value-changing mutant of "
-    "`backward` passes every claim.  A check that would see them: one more audit finding, "
-    "`Net.backward(W, X, −y g(q)/n)` against the same reference ∇L (`audit_ref."
-    "grad_mean_loss`), in `proofs_check/kit/audit.py`'s `_net_findings`.",
 ]
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {

@@ -41,7 +41,7 @@ TARGETS = {
     # the full-batch and normalized gradient-flow loops (odd-part: gd; min2024: gd and the
     # flow audits; eq6: the late-phase flow and its time)
     "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
-                   ["odd-part", "min2024", "eq6"],
+                   ["min2024", "odd-part", "eq6"],
                    ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
     # a claim's verdict from its context (judged by tests: a mutant that makes every claim
     # PASS cannot be caught by running the claims)
