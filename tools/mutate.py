@@ -72,15 +72,31 @@ exclude-operators = [{excl}]
     return cfg
 
 
-def _skip_outside(session: Path, spans: dict) -> None:
+#: the output of a mutant left out of a campaign's random sample (``run --sample``)
+SAMPLED_OUT = "not in the sample"
+
+
+def _skip_outside(session: Path, spans: dict, sample=None, seed: int = 0) -> None:
+    """Skip the mutants outside the target's functions; with ``sample``, run only a random
+    ``sample`` of the rest (an unbiased estimate where the campaign would take hours)."""
+    import random
+
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     with use_db(str(session), WorkDB.Mode.open) as db:
+        kept = []
         for item in list(db.pending_work_items):
             line = item.mutations[0].start_pos[0]
             if _function_of(line, spans).startswith(("-", "~")):  # outside, or nested unlisted
                 db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+            else:
+                kept.append(item.job_id)
+        if sample is not None and sample < len(kept):
+            chosen = set(random.Random(seed).sample(sorted(kept), sample))
+            for job in set(kept) - chosen:
+                db.set_result(job, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                              output=SAMPLED_OUT))
 
 
 def _function_of(line: int, spans: dict) -> str:
@@ -89,7 +105,7 @@ def _function_of(line: int, spans: dict) -> str:
     return min(inside)[1] if inside else "-"
 
 
-def run(targets, out: Path, timeout: float) -> None:
+def run(targets, out: Path, timeout: float, sample=None, seed: int = 0) -> None:
     out.mkdir(parents=True, exist_ok=True)
     bin_dir = Path(sys.executable).parent
     for target in targets:
@@ -101,7 +117,7 @@ def run(targets, out: Path, timeout: float) -> None:
                     [bin_dir / "cr-filter-operators", session, cfg]):
             subprocess.run([str(c) for c in cmd], cwd=work, check=True, env=env)
         spans = _spans(work / file, functions) if functions else {"(file)": (1, 10 ** 9)}
-        _skip_outside(session, spans)
+        _skip_outside(session, spans, sample, seed)
         print(f"[mutate] {target}: running the mutants of {file} in {work}", flush=True)
         subprocess.run([str(bin_dir / "cosmic-ray"), "exec", str(cfg), str(session)], cwd=work,
                        check=True, env=env)
@@ -200,6 +216,8 @@ def _collect(target, session, spans) -> dict:
 
     rows = []
     with use_db(str(session), WorkDB.Mode.open) as db:
+        sampled_out = sum(r.worker_outcome.name == "SKIPPED" and r.output == SAMPLED_OUT
+                          for _item, r in db.completed_work_items)
         for item, result in db.completed_work_items:
             if result.worker_outcome.name == "SKIPPED":
                 continue
@@ -225,7 +243,7 @@ def _collect(target, session, spans) -> dict:
             "judge": {"proofs_check": "every claim" if only is None else
                       "no claim (tests only)" if only == ["NONE"] else " ".join(only),
                       "tests": tests},
-            "mutants": rows}
+            "mutants": rows, **({"sampled_out": sampled_out} if sampled_out else {})}
 
 
 def report(out: Path, path: Path) -> None:
@@ -263,6 +281,9 @@ def report(out: Path, path: Path) -> None:
                          f"{res['rechecked_with']['proofs_check']} and "
                          f"{', '.join(res['rechecked_with']['tests'])}"))
         since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
+        if res.get("sampled_out"):
+            where += (f" — a random sample: {res['sampled_out']} of its "
+                      f"{res['sampled_out'] + len(rows) + res.get('not_run', 0)} mutants left out")
         if res.get("not_run"):
             where += f" — stopped: {res['not_run']} further mutants not run"
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
@@ -342,6 +363,10 @@ def main(argv=None) -> None:
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "mutation")
     p.add_argument("--doc", type=Path, default=ROOT / "docs" / "mutation.md")
     p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--sample", type=int, default=None,
+                   help="run: only a random sample of this many mutants per target (the "
+                        "report says how many were left out)")
+    p.add_argument("--seed", type=int, default=0, help="run --sample: the sample's seed")
     p.add_argument("--only", nargs="*", default=None,
                    help="judge with these claims only instead of the target's (a cheaper, "
                         "weaker campaign; the report says so)")
@@ -353,7 +378,7 @@ def main(argv=None) -> None:
         file, functions, only, tests = TARGETS[name]
         TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
-        run(args.targets, args.out, args.timeout)
+        run(args.targets, args.out, args.timeout, args.sample, args.seed)
     elif args.command == "collect":  # the finished part of a run that was stopped
         for name in args.targets:
             file, functions, *_ = TARGETS[name]
