@@ -17,7 +17,7 @@ import linteach.metrics
 import linteach.generators
 import linteach.train
 from linteach._kernels import Fused
-from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, thm5_1, thm6_1, thm6_2
+from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, min2024, thm5_1, thm6_1, thm6_2
 from proofs_check.engine.contract import Case
 from proofs_check.engine.runner import run_one
 from proofs_check.kit import antipodal, audit, followup, orthogonal, sgd_cases, sgd_configs, signs
@@ -307,3 +307,37 @@ def test_kou2023_errors_when_the_stable_rank_drops_its_squares():
 @pytest.mark.usefixtures("eq8_duals_at_half_scale")
 def test_consistency_errors_when_eq8_duals_are_at_half_scale():
     assert "Eq. 8 kernel duals" in _claim_error("consistency")
+
+
+def _flow_subject():
+    """A min2024 case with its flow audits (plain Euler at step ETA, the normalized flow)."""
+    return min2024.audit_subject(Case("a0.15-n10", 6780416901653706390))
+
+
+def test_a_wrong_time_in_the_gd_trace_rows_is_caught_by_the_audit(monkeypatch):
+    """The trace's log time at each recorded gd/Euler step, not only the final one: the
+    planted bug is log(s + h) for log(s·h) in the rows (Run.log_time stays right)."""
+    real = linteach.train.flow_row
+
+    def shifted(q_hat, terms, log_norm, s, log_time):
+        h = min2024.ETA
+        if s and np.all(np.isfinite(log_time)) and np.allclose(log_time, np.log(s * h)):
+            log_time = np.log(s + h) * np.ones_like(log_time)
+        return real(q_hat, terms, log_norm, s, log_time)
+    monkeypatch.setattr(linteach.train, "flow_row", shifted)
+    failing = _failing(audit.audit_subject(_flow_subject()))
+    assert "plain Euler trace continuous time, every step" in failing
+    assert "plain Euler continuous time" not in failing
+
+
+def test_a_wrong_step_time_on_the_series_branch_is_caught_by_the_tiny_turn_audit(monkeypatch):
+    """A step whose ‖∇L‖ barely moves takes the logarithmic mean's series branch, which no
+    ordinary turn reaches: the planted bug drops its −gap/2 term to −1 there."""
+    real = linteach.train._log_logmean
+
+    def wrong(a, b):
+        out = real(a, b)
+        return np.where(np.abs(b - a) <= 1e-8, np.maximum(a, b) - 1.0, out)
+    monkeypatch.setattr(linteach.train, "_log_logmean", wrong)
+    failing = _failing(audit.audit_subject(_flow_subject()))
+    assert failing == {"recorded continuous time = Σ step times (tiny turn)"}

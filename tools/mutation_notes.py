@@ -48,6 +48,13 @@ _LAST_AXIS = ("equivalent: `losses` and `q` are always (runs, n) here (the runs 
 EQUIVALENT.update({("train-sgd-trace", "epoch_row", op, line): _LAST_AXIS
                    for op in ("core/ReplaceUnaryOperator_USub_UAdd",
                               "core/ReplaceUnaryOperator_Delete_USub") for line in (106, 107)})
+EQUIVALENT[("train-sgd", "_sgd_loop", "core/ReplaceUnaryOperator_USub_UAdd", 159)] = (
+    "equivalent: the mistakes are summed over `.reshape(R, n)`, a 2-D array, whose axis 1 is "
+    "its axis −1")
+EQUIVALENT.update({("train-sgd", "_sgd_loop", "core/NumberReplacer", line): (
+    "equivalent: `[0]` → `[-1]` in the `R == 1` branch, on `Wf`, `scratch`, `Xp`, `yp` or "
+    "`ex`, each with a leading run axis of length R = 1: index −1 is index 0")
+    for line in (135, 136)})
 _LOG_ELL_ULPS = ("log ℓ correctly rounded past the series switch (test_log_ell_is_correctly_"
                  "rounded_on_both_sides_of_the_series_switch): the series term's sign or factor "
                  "is 10–24 ulps off, inside every claim's tolerance")
@@ -174,4 +181,17 @@ KILLED_BY: dict = {
     ("metrics-radius-regime", "linear_regime", "core/NumberReplacer", 99):
         "the rule c ≥ 0 at the boundary (test_linear_regime_accepts_every_c_from_zero, "
         "test_linear_regime_rejects_a_negative_c)",
+    ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Add", 190):
+        "the trace's log time at every recorded gd/Euler step (engine audit 'plain Euler trace "
+        "continuous time, every step'; the audit read only the final log_time)",
+    ("train-flow", "_log_logmean", "core/ReplaceBinaryOperator_Mul_Pow", 275):
+        "a step's time on the logarithmic mean's series branch (engine audit 'recorded "
+        "continuous time = Σ step times (tiny turn)': a turn of 1e-12 per step)",
+    ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_LtE", 297):
+        "the callback's W is None exactly when Run.W is, from ‖W‖ = e^700 on (test_normalized_"
+        "flow_callback_w_is_none_exactly_when_run_w_is)",
+    ("train-sgd", "_sgd_loop", "core/NumberReplacer", 104):
+        "runs on stacked data sets, one per run (tests/test_batched.py::test_sgd_batched_"
+        "equals_looped_with_per_run_permutations, put in the target's tests after the "
+        "campaign): `X.shape[-3:]` is `X.shape[-2:]` for one data set (n, d)",
 }
