@@ -15,6 +15,7 @@ import linteach.bounds
 import linteach.convex
 import linteach.metrics
 import linteach.generators
+import linteach.runs
 import linteach.train
 from linteach._kernels import Fused
 from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, min2024, thm5_1, thm6_1, thm6_2
@@ -341,3 +342,31 @@ def test_a_wrong_step_time_on_the_series_branch_is_caught_by_the_tiny_turn_audit
     monkeypatch.setattr(linteach.train, "_log_logmean", wrong)
     failing = _failing(audit.audit_subject(_flow_subject()))
     assert failing == {"recorded continuous time = Σ step times (tiny turn)"}
+
+
+def test_sgd_bookkeeping_off_by_one_is_caught_by_the_sgd_audit(monkeypatch):
+    """The claims read SGD's trace by position and its epochs' updates by slot; the audit
+    also checks the bookkeeping: the epoch numbers and ε0-mistakes of the trace (against the
+    replay's margins), the callback's update count t and each filed epoch's t0."""
+    real_finish, real_epoch, real_sgd = (linteach.train.finish, linteach.runs.EpochFiler.epoch,
+                                         lt.sgd)
+
+    def finish(direction, log_norm, rows, log_time=None):
+        for row in rows[1:]:
+            row["epoch"] = row["epoch"] + 1
+            row["mistakes"] = row["mistakes"] + 1
+        return real_finish(direction, log_norm, rows, log_time)
+
+    def sgd(*a, callback=None, **kw):
+        shifted = None if callback is None else (lambda t, W, info: callback(t + 1, W, info))
+        return real_sgd(*a, callback=shifted, **kw)
+    monkeypatch.setattr(linteach.train, "finish", finish)
+    monkeypatch.setattr(linteach.runs.EpochFiler, "epoch", lambda self, e, t0, perms: (
+        dataclasses.replace(u := real_epoch(self, e, t0 + 1, perms), index=u.index[..., ::-1])))
+    monkeypatch.setattr(lt, "sgd", sgd)
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert {"SGD trace epoch numbers", "SGD ε0-mistakes per epoch (ε0 = ℓ(0): margins ≤ 0, "
+            "replayed)", "SGD update count t of the callback",
+            "SGD epoch filing: epoch and t0 (updates done before it)",
+            "SGD epoch filing: visited indices = the callback's"} <= failing
+    assert not any(q.startswith("SGD trajectory") for q in failing)

@@ -62,3 +62,53 @@ def test_normalized_flow_callback_w_is_none_exactly_when_run_w_is(log_norm):
     else:
         np.testing.assert_array_equal(run.W, W0)
         np.testing.assert_array_equal(seen[0], W0)
+
+
+# -- linteach.train (survivors of the train-sgd campaign) --------------------------------------
+def test_sgd_trace_rows_are_numbered_by_epoch_from_the_initial_state(rng):
+    """Row e of the SGD trace is the state after e epochs: row 0 is W0 (epoch 0), and its loss
+    is the mean loss at W0 (the claims read the trace by position, never its `epoch`)."""
+    data = lt.make_separable(8, 3, margin=0.2, rng=rng)
+    net = lt.Net(k=2, alpha=0.4)
+    W0 = net.init(3, scale=0.5, rng=rng)
+    run = lt.sgd(net, W0, data, eta=0.1, n_epochs=3, rng=rng)
+    np.testing.assert_array_equal(run.trace["epoch"], np.arange(4))
+    q0 = data.y * net.forward(W0, data.X)
+    np.testing.assert_allclose(run.trace["loss"][0], np.mean(np.log1p(np.exp(-q0))), rtol=1e-12)
+
+
+# -- linteach._kernels (survivors of the kernels campaign) -------------------------------------
+def _unit_step_reference(D, X, y, alpha, log_scale, dt):
+    """One normalized-flow step from ``W = e^log_scale · D`` (‖D‖ = 1), by a per-example loop:
+    the step direction is ∇L/L at D up to a positive factor, Σ_i g_i (−y_i) ∇N_D(x_i) with
+    the weights g_i = 1/(1 + e^{q_i}) taken in log space relative to the largest."""
+    k = D.shape[0] // 2
+    q = y * (np.maximum(X @ D.T, alpha * (X @ D.T)) @ np.repeat([1.0, -1.0], k))
+    log_g = np.array([-float(mpmath.log1p(mpmath.exp(mpmath.mpf(qi) * mpmath.exp(log_scale))))
+                      for qi in q])
+    weight = np.exp(log_g - log_g.max())
+    G = np.zeros_like(D)
+    for i, x in enumerate(X):
+        for j in range(2 * k):
+            slope = 1.0 if D[j] @ x > 0 else alpha
+            G[j] += weight[i] * (-y[i]) * (1.0 if j < k else -1.0) * slope * x
+    step = D - dt * G / np.linalg.norm(G)
+    return step / np.linalg.norm(step)
+
+
+def test_normalized_step_with_every_loss_weight_below_e_minus_300():
+    """A misclassified point at ‖W‖ = e^400: every weight g_i/L_sum of ∇L/L is below e^-300,
+    where the kernel rescales them (no claim's flow gets there: its data are separable).
+    The step's direction matches a per-example loop in log space."""
+    alpha, dt, log_scale = 0.5, 0.01, 400.0
+    D = np.array([[0.6, 0.3], [-0.5, 0.55]])
+    D /= np.linalg.norm(D)
+    X = np.array([[1.0, 0.2], [-0.3, 1.0], [0.8, -0.9]])
+    y = np.array([1.0, -1.0, -1.0])
+    net = lt.Net(k=1, alpha=alpha)
+    q = net.margins(D, X, y)
+    assert q.min() < 0 < q.max()  # one point on the wrong side
+    run = lt.gradient_flow(net, D * np.exp(log_scale), (X, y), dt=dt, n_steps=1,
+                           normalized=True)
+    np.testing.assert_allclose(run.direction, _unit_step_reference(D, X, y, alpha, log_scale,
+                                                                   dt), rtol=1e-12, atol=1e-14)

@@ -169,7 +169,8 @@ def _competent(file: str, diff: str) -> bool:
 def recheck(targets, out: Path) -> None:
     """Mark the mutants that do not compile as incompetent; re-apply every survivor to a
     fresh copy of today's tree and judge it again: a test or check added since kills it
-    ("... (added since)"), or it survives still."""
+    ("... (added since)"), or it survives still.  A mutant only the tests killed is judged
+    again too: a claim check added since may now kill it ("killed by verify (added since)")."""
     for target in targets:
         path = out / f"{target}.json"
         if not path.exists():
@@ -180,7 +181,8 @@ def recheck(targets, out: Path) -> None:
             if r["verdict"] != "incompetent" and not _competent(res["file"], r["diff"]):
                 r["verdict"] = "incompetent"
         for r in res["mutants"]:
-            if r["verdict"] != "survived":
+            by_tests = r["verdict"] == "killed by tests" and only != ["NONE"]
+            if r["verdict"] != "survived" and not by_tests:
                 continue
             work = _copy_repo(f"linteach-recheck-{target}-")
             patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
@@ -192,9 +194,11 @@ def recheck(targets, out: Path) -> None:
                     ["bash", str(ROOT / "tools" / "mutation_judge.sh"), *(only or ["ALL"]), "--",
                      *tests], cwd=work, text=True, capture_output=True,
                     env={**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable})
-                for stage in ("verify", "tests"):
+                for stage in ("verify",) if by_tests else ("verify", "tests"):
                     if f"KILLED-BY: {stage}" in judge.stdout:
                         r["verdict"] = f"killed by {stage} (added since)"
+                        if by_tests:
+                            r["recheck"] = "killed by tests in the campaign"
             shutil.rmtree(work)
             print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
                   flush=True)

@@ -55,6 +55,20 @@ EQUIVALENT.update({("train-sgd", "_sgd_loop", "core/NumberReplacer", line): (
     "equivalent: `[0]` → `[-1]` in the `R == 1` branch, on `Wf`, `scratch`, `Xp`, `yp` or "
     "`ex`, each with a leading run axis of length R = 1: index −1 is index 0")
     for line in (135, 136)})
+_PRIVATE_SIGNATURE = ("equivalent: `*` → `/` in the signature of a private function: its "
+                      "callers pass every argument after the marker by keyword, which a "
+                      "positional-only marker allows as well, so no call can tell them apart")
+EQUIVALENT[("train-sgd", "_sgd_loop", "core/ReplaceBinaryOperator_Mul_Div", 101)] = \
+    _PRIVATE_SIGNATURE
+EQUIVALENT[("train-sgd", "_sgd_loop", "core/ReplaceComparisonOperator_Eq_LtE", 134)] = (
+    "equivalent: `R == 1` → `R <= 1`; R ≥ 1 always (`sgd` refuses an empty `W`)")
+EQUIVALENT[("kernels", "Fused.sgd_update", "core/AddNot", 248)] = (
+    "equivalent: the two branches of the batched update, `W += sa * ex` and the einsum into "
+    "the scratch, form the same single products sa_j·ex_l (the contracted axis has length 1: "
+    "no sums, so no rounding order), so swapping which one runs changes no bit")
+_LENGTH_ONE = ("equivalent: `[..., 0]` → `[..., -1]` on an axis of length 1 (a_col's trailing "
+               "column axis): both pick the same element")
+EQUIVALENT[("kernels", "Fused.sgd_update", "core/NumberReplacer", 233)] = _LENGTH_ONE
 _LOG_ELL_ULPS = ("log ℓ correctly rounded past the series switch (test_log_ell_is_correctly_"
                  "rounded_on_both_sides_of_the_series_switch): the series term's sign or factor "
                  "is 10–24 ulps off, inside every claim's tolerance")
@@ -194,4 +208,18 @@ KILLED_BY: dict = {
         "runs on stacked data sets, one per run (tests/test_batched.py::test_sgd_batched_"
         "equals_looped_with_per_run_permutations, put in the target's tests after the "
         "campaign): `X.shape[-3:]` is `X.shape[-2:]` for one data set (n, d)",
+    ("train-sgd", "_sgd_loop", "core/NumberReplacer", 121):
+        "the trace's rows are numbered by epoch from 0, the initial state (engine audit 'SGD "
+        "trace epoch numbers'; test_sgd_trace_rows_are_numbered_by_epoch_from_the_initial_"
+        "state): the claims read rows by position",
+    ("train-sgd", "_sgd_loop", "core/NumberReplacer", 126):
+        "the callback's update count t = 1, 2, … (engine audit 'SGD update count t of the "
+        "callback')",
+    **{("train-sgd", "_sgd_loop", f"core/ReplaceComparisonOperator_GtE_{op}", 151):
+       "ε0-mistakes counted per update (engine audit 'SGD ε0-mistakes per epoch', ε0 = ℓ(0) "
+       "against the replay's margins): the claims count them from the filed epochs"
+       for op in ("Eq", "NotEq", "Lt", "Gt", "LtE")},
+    **{("train-sgd", "_sgd_loop", f"core/ReplaceBinaryOperator_Sub_{op}", 157):
+       "a filed epoch's t0 (engine audit 'SGD epoch filing: epoch and t0'): no claim reads t0"
+       for op in ("Add", "Mul", "Div")},
 }

@@ -16,26 +16,43 @@ __all__ = ["sgd_findings", "trace_findings", "flow_findings", "normalized_findin
 
 
 def sgd_findings(net, W0, X, y, spec) -> list:
-    R, n = W0.shape[0], len(X)
+    R, n, E = W0.shape[0], len(X), spec["epochs"]
     rng, again = spec["rng"], spec["rng_again"]  # two identical fresh generators
     expected = again.spawn(R) if R > 1 else [again]
-    seen = []
-    run = lt.sgd(net, W0, (X, y), eta=spec["eta"], n_epochs=spec["epochs"], rng=rng,
-                 callback=lambda t, W, info: seen.append(np.atleast_1d(info["index"]).copy()))
-    order = np.stack(seen)  # (epochs·n, R)
-    out = []
+    seen, filed = [], []
+    # ε0 = ℓ(0): an ε0-mistake is a margin ≤ 0 before the update, decidable from the replay
+    run = lt.sgd(net, W0, (X, y), eta=spec["eta"], n_epochs=E, rng=rng, eps0=math.log(2.0),
+                 callback=lambda t, W, info: seen.append(
+                     (t, np.atleast_1d(info["index"]).copy())),
+                 on_epoch=lambda u: filed.append((u.epoch, u.t0, np.array(u.index))))
+    order = np.stack([index for _, index in seen])  # (epochs·n, R)
+    out = [finding("SGD update count t of the callback", [t for t, _ in seen],
+                   np.arange(1, E * n + 1)),
+           finding("SGD trace epoch numbers", run.trace["epoch"], np.arange(E + 1)),
+           finding("SGD epoch filing: epoch and t0 (updates done before it)",
+                   [(e, t0) for e, t0, _ in filed], [(e + 1, e * n) for e in range(E)]),
+           finding("SGD epoch filing: visited indices = the callback's",
+                   np.stack([np.reshape(i, (R, n)).T for _, _, i in filed]).reshape(E * n, R),
+                   order)]
+    mistakes = np.reshape(run.trace["mistakes"][1:], (E, R))
     for r in range(R):  # every run's orders; the (slow) replay for the extreme inits only
-        epochs = order[:, r].reshape(spec["epochs"], n)
-        drawn = np.stack([expected[r].permutation(n) for _ in range(spec["epochs"])])
+        epochs = order[:, r].reshape(E, n)
+        drawn = np.stack([expected[r].permutation(n) for _ in range(E)])
         out += [finding("SGD epoch visits each point once", np.sort(epochs, axis=1),
-                        np.tile(np.arange(n), (spec["epochs"], 1))),
+                        np.tile(np.arange(n), (E, 1))),
                 finding("SGD order = documented draw (rng.spawn child per run)", epochs, drawn)]
         if r not in (0, R - 1):
             continue
-        W_ref = ref.sgd_replay(W0[r], X, y, order[:, r], spec["eta"], net.alpha, net.v)
+        q = []  # the replay's margin of each visited point before its update
+        W_ref = ref.sgd_replay(W0[r], X, y, order[:, r], spec["eta"], net.alpha, net.v,
+                               margins=q)
         W_eng = run.W[r] if R > 1 else run.W
         out.append(finding("SGD trajectory replayed (batch 1, Eq. 3)", W_eng, W_ref,
                            atol=TRAJECTORY_RTOL * (np.abs(W_ref).max() + spec["eta"])))
+        q = np.reshape(q, (E, n))
+        if np.all(np.abs(q) > 1e-6 * np.abs(q).max()):  # no margin within the replay's error of 0
+            out.append(finding("SGD ε0-mistakes per epoch (ε0 = ℓ(0): margins ≤ 0, replayed)",
+                               mistakes[:, r], (q <= 0).sum(axis=1)))
         out += trace_findings(run.trace, r if R > 1 else None, {0: W0[r], -1: W_eng}, X, y,
                               net)
     return out
