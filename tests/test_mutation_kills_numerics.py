@@ -10,6 +10,7 @@ import pytest
 
 import linteach as lt
 from linteach import loss
+from linteach._kernels import Controlled, Fused
 from linteach.runs import MAX_LOG_NORM
 
 
@@ -112,3 +113,30 @@ def test_normalized_step_with_every_loss_weight_below_e_minus_300():
                            normalized=True)
     np.testing.assert_allclose(run.direction, _unit_step_reference(D, X, y, alpha, log_scale,
                                                                    dt), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("kernel", [Fused, lambda net: Controlled(net, np.negative)])
+def test_kernel_sgd_update_options_are_keyword_only(kernel):
+    """The kernel protocol's ``sgd_update(W, x, y, ex, *, eta, out, checked)``: ``eta`` is
+    already folded into ``ex``, so a positional fifth argument is refused, not taken as η."""
+    net = lt.Net(k=1, alpha=0.5)
+    W, x = np.array([[1.0, 0.5], [-0.5, 1.0]]), np.array([0.3, -0.2])
+    with pytest.raises(TypeError):
+        kernel(net).sgd_update(W, x, 1.0, 0.1 * x, 0.1)
+
+
+def test_batched_sgd_equals_looped_where_pre_activations_underflow():
+    """Weights and inputs of 1e-160: every product w_jl x_il is subnormal, so each update
+    decides its signs by the row-scaled recheck (the batched path's own call of it); the
+    batch of runs still equals each run alone, bit for bit."""
+    net = lt.Net(k=2, alpha=0.3)
+    rng = np.random.default_rng(11)
+    W0 = rng.standard_normal((2, 4, 3)) * 1e-160
+    X = rng.standard_normal((5, 3)) * 1e-160
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0])
+    assert np.all(np.abs(X @ np.swapaxes(W0, -1, -2)) < np.finfo(float).tiny)  # subnormal
+    batched = lt.sgd(net, W0, (X, y), eta=0.5, n_epochs=2, rng=np.random.default_rng(3))
+    gens = np.random.default_rng(3).spawn(2)
+    for r in range(2):
+        alone = lt.sgd(net, W0[r], (X, y), eta=0.5, n_epochs=2, rng=gens[r])
+        np.testing.assert_array_equal(batched.W[r], alone.W)

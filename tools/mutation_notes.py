@@ -69,6 +69,28 @@ EQUIVALENT[("kernels", "Fused.sgd_update", "core/AddNot", 248)] = (
 _LENGTH_ONE = ("equivalent: `[..., 0]` → `[..., -1]` on an axis of length 1 (a_col's trailing "
                "column axis): both pick the same element")
 EQUIVALENT[("kernels", "Fused.sgd_update", "core/NumberReplacer", 233)] = _LENGTH_ONE
+_SCRATCH = ("equivalent: whether an SGD update forms its products in the scratch `out` "
+            "(einsum) or not (broadcasting) changes no bit: each entry is one product "
+            "sa_j·ex_l, the contracted axis has length 1 (tests/test_perf_equivalence.py "
+            "compares both paths bit for bit)")
+EQUIVALENT.update({("kernels", "Fused.sgd_update", op, 227): _SCRATCH for op in (
+    "core/ReplaceComparisonOperator_Lt_Eq", "core/ReplaceComparisonOperator_Lt_LtE",
+    "core/ReplaceComparisonOperator_Lt_NotEq", "core/ReplaceComparisonOperator_Lt_Gt",
+    "core/ReplaceComparisonOperator_Lt_GtE", "core/AddNot", "core/ReplaceAndWithOr")})
+EQUIVALENT[("kernels", "grad_over_loss", "core/ReplaceComparisonOperator_Lt_LtE", 146)] = (
+    "equivalent: `top < −300` → `top <= −300` differs only when the largest log weight is "
+    "exactly −300.0, and there only by rounding: the weights are then e^{log w + 300} with "
+    "the log norm corrected by −300 instead of e^{log w} (ratios equal to ~1 ulp; the step "
+    "uses only the direction)")
+EQUIVALENT[("kernels", "frobenius", "core/ReplaceComparisonOperator_LtE_Eq", 169)] = (
+    "equivalent: marking a safe run unsafe sends it through the power-of-two-scaled sum, "
+    "which returns the same float where the plain sum was safe (the scaling is exact, and "
+    "sqrt(s·4^-e)·2^e = sqrt(s)); test_frobenius_is_the_plain_sum_of_squares_where_that_is_"
+    "safe passes on the mutant")
+EQUIVALENT[("kernels", "Fused.sgd_update", "core/NumberReplacer", 241, 129)] = (
+    "equivalent: the pre-activations handed to `active` on the batched recheck path are read "
+    "only by its own `_trusted(Z)` test (elementwise, then `all`), which fails again there: "
+    "their axis order, (R, 2k, 1) or (R, 1, 2k), never matters")
 _LOG_ELL_ULPS = ("log ℓ correctly rounded past the series switch (test_log_ell_is_correctly_"
                  "rounded_on_both_sides_of_the_series_switch): the series term's sign or factor "
                  "is 10–24 ulps off, inside every claim's tolerance")
@@ -86,6 +108,16 @@ NOTES: list = [
     "margin ≤ 30) a term below e^{−745} is a zero of the sum anyway, so only `log_ell` "
     "itself shows the −inf.  The series' sign and factor (10–24 ulps) are "
     "below every claim's tolerance: a test pins them against 50 digits.",
+    "train-flow: no claim's flow takes a step over which ‖∇L‖ moves by less than 1e-8 "
+    "(relative), so the logarithmic mean's series branch of a step's time ran only in "
+    "tests until the flow audit replayed a turn of 1e-12 per step; no claim read the gd "
+    "trace's log time per row (the audit read the final one only; now every row).  The "
+    "callback's W at exactly log‖W‖ = 700 is seen by a test only.",
+    "train-sgd: thm4.1 and appK count ε0-mistakes from the filed epochs (`on_epoch`) and "
+    "read no update count t, no t0 and no epoch number, so mutants of that bookkeeping "
+    "passed every claim; the SGD audit now checks them (and the per-update mistake count "
+    "against the replay's margins).  Every claim's runs share one data set: runs on stacked "
+    "data sets, one per run, are seen by tests/test_batched.py only.",
 ]
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
@@ -222,4 +254,14 @@ KILLED_BY: dict = {
     **{("train-sgd", "_sgd_loop", f"core/ReplaceBinaryOperator_Sub_{op}", 157):
        "a filed epoch's t0 (engine audit 'SGD epoch filing: epoch and t0'): no claim reads t0"
        for op in ("Add", "Mul", "Div")},
+    ("kernels", "grad_over_loss", "core/ReplaceBinaryOperator_Mul_Pow", 149):
+        "a normalized step with every loss weight below e^-300 (test_normalized_step_with_"
+        "every_loss_weight_below_e_minus_300): a misclassified point at ‖W‖ = e^400, which no "
+        "claim's separable data reach",
+    ("kernels", "Fused.sgd_update", "core/ReplaceBinaryOperator_Mul_Div", 225):
+        "the kernel protocol's options are keyword-only (test_kernel_sgd_update_options_are_"
+        "keyword_only)",
+    ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_Delete_USub", 241):
+        "batched SGD equals looped where every pre-activation is subnormal (test_batched_sgd_"
+        "equals_looped_where_pre_activations_underflow): no claim's weights get near 1e-160",
 }
