@@ -140,3 +140,29 @@ def test_batched_sgd_equals_looped_where_pre_activations_underflow():
     for r in range(2):
         alone = lt.sgd(net, W0[r], (X, y), eta=0.5, n_epochs=2, rng=gens[r])
         np.testing.assert_array_equal(batched.W[r], alone.W)
+
+
+# -- findings of the campaigns ------------------------------------------------------------------
+def test_smoothed_margin_past_a_summed_loss_of_e709_is_finite_and_exact():
+    """Regression: a misclassified point at ‖W‖ = e^709 (‖x‖ ≈ 10) puts L_sum past float64,
+    and γ̃ = −log(e^{L_sum} − 1)/‖W‖ ≈ −L_sum/‖W‖ ≈ −6.6 raised "`log_x` must be <= 709.783"
+    from inside lt.smoothed_margin and the normalized flow's trace (the plain flow's
+    outputs overflow there: it refuses such weights by their own error)."""
+    D = np.array([[0.6, 0.3], [-0.5, 0.55]])
+    D /= np.linalg.norm(D)
+    X = 10.0 * np.array([[1.0, 0.2], [-0.3, 1.0], [0.8, -0.9]])
+    y = np.array([1.0, -1.0, -1.0])
+    net = lt.Net(k=1, alpha=0.5)
+    W = D * np.exp(709.0)
+    with mpmath.workdps(60):
+        Wm, Xm = mpmath.matrix(W.tolist()), mpmath.matrix(X.tolist())
+        norm = mpmath.sqrt(mpmath.fsum(w ** 2 for w in Wm))
+        z = Xm * Wm.T  # (n, 2k), exact inputs
+        q = [y[i] * (max(z[i, 0], 0.5 * z[i, 0]) - max(z[i, 1], 0.5 * z[i, 1]))
+             for i in range(len(y))]
+        L = mpmath.fsum(mpmath.log1p(mpmath.exp(-qi)) for qi in q)
+        want = float(-mpmath.log(mpmath.expm1(L)) / norm)
+    assert L > mpmath.mpf(np.finfo(float).max)
+    np.testing.assert_allclose(lt.smoothed_margin(net, W, X, y), want, rtol=1e-12)
+    run = lt.gradient_flow(net, W, (X, y), dt=0.01, n_steps=1, normalized=True)
+    np.testing.assert_allclose(run.trace["smoothed_margin"][0], want, rtol=1e-12)
