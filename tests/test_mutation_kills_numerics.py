@@ -79,14 +79,14 @@ def test_sgd_trace_rows_are_numbered_by_epoch_from_the_initial_state(rng):
 
 
 # -- linteach._kernels (survivors of the kernels campaign) -------------------------------------
-def _unit_step_reference(D, X, y, alpha, log_scale, dt):
+def _unit_step_reference(D, X, y, alpha, v, log_scale, dt):
     """One normalized-flow step from ``W = e^log_scale · D`` (‖D‖ = 1), by a per-example loop:
     the step direction is ∇L/L at D up to a positive factor, Σ_i g_i (−y_i) ∇N_D(x_i) with
     the weights g_i = 1/(1 + e^{q_i}) taken in log space relative to the largest."""
     k = D.shape[0] // 2
     q = y * (np.maximum(X @ D.T, alpha * (X @ D.T)) @ np.repeat([1.0, -1.0], k))
-    log_g = np.array([-float(mpmath.log1p(mpmath.exp(mpmath.mpf(qi) * mpmath.exp(log_scale))))
-                      for qi in q])
+    log_g = np.array([-float(mpmath.log1p(mpmath.exp(mpmath.mpf(qi) * v
+                                                     * mpmath.exp(log_scale)))) for qi in q])
     weight = np.exp(log_g - log_g.max())
     G = np.zeros_like(D)
     for i, x in enumerate(X):
@@ -97,22 +97,24 @@ def _unit_step_reference(D, X, y, alpha, log_scale, dt):
     return step / np.linalg.norm(step)
 
 
-def test_normalized_step_with_every_loss_weight_below_e_minus_300():
+@pytest.mark.parametrize("v, log_scale", [(1.0, 400.0), (1e200, 300.0)])
+def test_normalized_step_with_every_loss_weight_below_e_minus_300(v, log_scale):
     """A misclassified point at ‖W‖ = e^400: every weight g_i/L_sum of ∇L/L is below e^-300,
-    where the kernel rescales them (no claim's flow gets there: its data are separable).
+    where the kernel rescales them (no claim's flow gets there: its data are separable); with
+    v = 1e200 they are below e^-745 and would underflow to 0 (a frozen flow) unrescaled.
     The step's direction matches a per-example loop in log space."""
-    alpha, dt, log_scale = 0.5, 0.01, 400.0
+    alpha, dt = 0.5, 0.01
     D = np.array([[0.6, 0.3], [-0.5, 0.55]])
     D /= np.linalg.norm(D)
     X = np.array([[1.0, 0.2], [-0.3, 1.0], [0.8, -0.9]])
     y = np.array([1.0, -1.0, -1.0])
-    net = lt.Net(k=1, alpha=alpha)
+    net = lt.Net(k=1, alpha=alpha, v=v)
     q = net.margins(D, X, y)
     assert q.min() < 0 < q.max()  # one point on the wrong side
     run = lt.gradient_flow(net, D * np.exp(log_scale), (X, y), dt=dt, n_steps=1,
                            normalized=True)
-    np.testing.assert_allclose(run.direction, _unit_step_reference(D, X, y, alpha, log_scale,
-                                                                   dt), rtol=1e-12, atol=1e-14)
+    want = _unit_step_reference(D, X, y, alpha, v, log_scale, dt)
+    np.testing.assert_allclose(run.direction, want, rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("kernel", [Fused, lambda net: Controlled(net, np.negative)])
