@@ -354,7 +354,8 @@ def test_sgd_bookkeeping_off_by_one_is_caught_by_the_sgd_audit(monkeypatch):
     def finish(direction, log_norm, rows, log_time=None):
         for row in rows[1:]:
             row["epoch"] = row["epoch"] + 1
-            row["mistakes"] = row["mistakes"] + 1
+            if "mistakes" in row:
+                row["mistakes"] = row["mistakes"] + 1
         return real_finish(direction, log_norm, rows, log_time)
 
     def sgd(*a, callback=None, **kw):
@@ -370,3 +371,15 @@ def test_sgd_bookkeeping_off_by_one_is_caught_by_the_sgd_audit(monkeypatch):
             "SGD epoch filing: epoch and t0 (updates done before it)",
             "SGD epoch filing: visited indices = the callback's"} <= failing
     assert not any(q.startswith("SGD trajectory") for q in failing)
+
+
+def test_a_wrong_one_run_sgd_update_is_caught_by_the_sgd_audit(monkeypatch):
+    """The claims train batches of runs; a 2-D W takes the one-run update path, which the
+    audit now runs for run 0 alone: the planted bug doubles its step (batched runs intact)."""
+    real = Fused.sgd_update
+
+    def doubled(self, W, x, y, ex, **kw):
+        return real(self, W, x, y, (2.0 if W.ndim == 2 else 1.0) * ex, **kw)
+    monkeypatch.setattr(Fused, "sgd_update", doubled)
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert failing == {"SGD run 0 alone (2-D W) = run 0 of the batch, bit for bit"}

@@ -1,6 +1,7 @@
 """Engine audits of the trainers: SGD replayed, plain Euler and the late-phase flow (§3, §4)."""
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -19,6 +20,7 @@ def sgd_findings(net, W0, X, y, spec) -> list:
     R, n, E = W0.shape[0], len(X), spec["epochs"]
     rng, again = spec["rng"], spec["rng_again"]  # two identical fresh generators
     expected = again.spawn(R) if R > 1 else [again]
+    alone_rng = copy.deepcopy(expected[0])  # run 0's stream, for run 0 trained alone
     seen, filed = [], []
     # ε0 = ℓ(0): an ε0-mistake is a margin ≤ 0 before the update, decidable from the replay
     run = lt.sgd(net, W0, (X, y), eta=spec["eta"], n_epochs=E, rng=rng, eps0=math.log(2.0),
@@ -34,6 +36,10 @@ def sgd_findings(net, W0, X, y, spec) -> list:
            finding("SGD epoch filing: visited indices = the callback's",
                    np.stack([np.reshape(i, (R, n)).T for _, _, i in filed]).reshape(E * n, R),
                    order)]
+    if R > 1:  # a 2-D W takes the one-run update path, which no batched run exercises
+        alone = lt.sgd(net, W0[0], (X, y), eta=spec["eta"], n_epochs=E, rng=alone_rng)
+        out.append(finding("SGD run 0 alone (2-D W) = run 0 of the batch, bit for bit",
+                           alone.W, run.W[0]))
     mistakes = np.reshape(run.trace["mistakes"][1:], (E, R))
     for r in range(R):  # every run's orders; the (slow) replay for the extreme inits only
         epochs = order[:, r].reshape(E, n)
