@@ -383,3 +383,13 @@ def test_a_wrong_one_run_sgd_update_is_caught_by_the_sgd_audit(monkeypatch):
     monkeypatch.setattr(Fused, "sgd_update", doubled)
     failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
     assert failing == {"SGD run 0 alone (2-D W) = run 0 of the batch, bit for bit"}
+
+
+def test_a_wrong_one_point_gradient_is_caught_by_the_sgd_audit(monkeypatch):
+    """∇L of a one-point data set takes the kernel's outer-product branch, which no claim's
+    data set (n > 1) takes: the audit steps along it once, against the replay of Eq. 3."""
+    real = Fused.backward
+    monkeypatch.setattr(Fused, "backward", lambda self, pre, X, coef: (
+        2.0 if X.shape[-2] == 1 else 1.0) * real(self, pre, X, coef))
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert failing == {"first SGD update = −η ∇L of the one-point set (Eq. 3)"}

@@ -36,6 +36,14 @@ def sgd_findings(net, W0, X, y, spec) -> list:
            finding("SGD epoch filing: visited indices = the callback's",
                    np.stack([np.reshape(i, (R, n)).T for _, _, i in filed]).reshape(E * n, R),
                    order)]
+    # Eq. 3: an update steps along −∇ of the visited point's own loss, i.e. ∇L of the
+    # one-point data set (the gradient's one-point branch, which no n > 1 case takes)
+    i0 = int(order[0, 0])
+    G1 = net.loss_and_grad(W0[0], X[i0:i0 + 1], y[i0:i0 + 1])[1]
+    W1 = ref.sgd_replay(W0[0], X, y, [i0], spec["eta"], net.alpha, net.v)
+    out.append(finding("first SGD update = −η ∇L of the one-point set (Eq. 3)",
+                       W0[0] - spec["eta"] * G1, W1,
+                       atol=TRAJECTORY_RTOL * (np.abs(W1).max() + spec["eta"])))
     if R > 1:  # a 2-D W takes the one-run update path, which no batched run exercises
         alone = lt.sgd(net, W0[0], (X, y), eta=spec["eta"], n_epochs=E, rng=alone_rng)
         out.append(finding("SGD run 0 alone (2-D W) = run 0 of the batch, bit for bit",
