@@ -128,6 +128,11 @@ NOTES: list = [
     "check (a bound of a range moved, e.g. `eta > -1`): the claims pass valid constants "
     "only, so a looser check is invisible to them by design; tests/test_bounds.py rejects "
     "each out-of-range argument.",
+    "metrics-radius-regime: the net audit computes r and the band mask on one W at a time "
+    "(2-D), where axis 0 of the neuron norms is axis −1 and a dropped keepdims still "
+    "broadcasts, so stacked runs are seen by tests only; and it compares the band mask only "
+    "at points decidably off the edge |(w̄ − ū)·x| = 2r‖x‖, so `≥` → `>` at the edge (r = 0: "
+    "clustered neurons) is seen by tests only.",
 ]
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
