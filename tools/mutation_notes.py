@@ -131,8 +131,8 @@ NOTES: list = [
     "metrics-radius-regime: the net audit computes r and the band mask on one W at a time "
     "(2-D), where axis 0 of the neuron norms is axis −1 and a dropped keepdims still "
     "broadcasts, so stacked runs are seen by tests only; and it compares the band mask only "
-    "at points decidably off the edge |(w̄ − ū)·x| = 2r‖x‖, so `≥` → `>` at the edge (r = 0: "
-    "clustered neurons) is seen by tests only.",
+    "at points decidably off the edge |(w̄ − ū)·x| = 2r‖x‖, so `≥` → `>` on the edge (e.g. r = 0 "
+    "and x ⟂ w̄ − ū) is seen by tests only.",
 ]
 #: survivors killed by a test or check written for them (target, function, operator, line)
 KILLED_BY: dict = {
