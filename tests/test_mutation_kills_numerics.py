@@ -203,3 +203,83 @@ def test_signs_are_exact_where_underflow_flips_the_computed_pre_activation(how):
         run = lt.sgd(net, W, (x[None, :], np.array([1.0])), eta=eta, n_epochs=1, rng=0)
         np.testing.assert_allclose(run.W, W + (eta * 0.5) * slope[:, None] * x[None, :],
                                    rtol=1e-13)
+
+
+# -- linteach.qp (survivors of the qp-certify campaign) ----------------------------------------
+def test_solve_qp_accepts_a_checked_answer_that_polish_cannot_improve():
+    """min ½θ² s.t. θ ≥ 1, thirty times over: more active rows than polish tries (20 per
+    variable), so the solver's own (θ, μ) is kept once it passes the KKT re-check, with its
+    multipliers clipped at 0 and nothing else: θ = 1 = Σ μ_i, each μ_i ≥ 0."""
+    from linteach import kkt, qp
+
+    G, h = np.ones((30, 1)), np.ones(30)
+    assert kkt.polish(np.array([1.0]), G, h) is None
+    theta, mu = qp.solve_qp(G, h)
+    assert np.all(mu >= 0.0) and np.all(G @ theta >= h * (1 - kkt.FEAS_TOL))
+    # the duality gap ½θ² − (μᵀh − ½‖Gᵀμ‖²) bounds ‖θ − θ*‖² / 2 (θ* = 1): the answer kept
+    # must meet the documented distance tolerance (an unchecked solver answer may not)
+    gap = 0.5 * theta @ theta - (mu @ h - 0.5 * (G.T @ mu) @ (G.T @ mu))
+    assert np.sqrt(2.0 * max(gap, 0.0)) / np.linalg.norm(theta) <= kkt.DIST_TOL
+    np.testing.assert_allclose(G.T @ mu, theta, rtol=kkt.KKT_TOL)  # stationarity: θ = Gᵀμ
+
+
+# -- linteach.kkt (survivors of the kkt campaign) ----------------------------------------------
+def test_qp_kkt_report_residuals_are_the_documented_formulas():
+    """Each residual of ``qp_kkt_report`` at a pair that violates each condition, against
+    its docstring formula evaluated row by row (the claims' answers are near-exact KKT
+    pairs, where a residual's scaling is invisible)."""
+    from linteach import kkt
+
+    G = np.array([[2.0, 0.0], [0.5, 1.5], [-1.0, 1.0]])
+    h = np.array([3.0, 1.0, 0.5])
+    theta, mu = np.array([1.0, 0.4]), np.array([0.7, -0.2, 0.3])
+    rep = kkt.qp_kkt_report(theta, G, h, mu)
+    norm = float(np.sqrt(theta @ theta))
+    rows = [float(np.sqrt(g @ g)) for g in G]
+    slack = [float(g @ theta) - hi for g, hi in zip(G, h)]
+    mu_plus = np.maximum(mu, 0.0)
+    r_plus = G.T @ mu_plus - theta
+    gap = float(mu_plus @ slack) + 0.5 * float(r_plus @ r_plus)
+    want = {"feasibility": max(max(-s, 0.0) / max(1.0, r * norm) for s, r in zip(slack, rows)),
+            "dual_feasibility": max(max(-m, 0.0) * r for m, r in zip(mu, rows)) / norm,
+            "stationarity": float(np.sqrt(np.sum((theta - G.T @ mu) ** 2))) / norm,
+            "complementarity": max(abs(m * s) for m, s in zip(mu, slack)) / norm ** 2,
+            "distance": np.sqrt(2.0 * max(gap, 0.0)) / norm}
+    # every condition violated, so each residual is seen (θ is infeasible: the duality
+    # gap is negative and the distance bound 0)
+    assert min(v for k, v in want.items() if k != "distance") > 0 and gap < 0
+    for name, value in want.items():
+        np.testing.assert_allclose(getattr(rep, name), value, rtol=1e-13, err_msg=name)
+    # a feasible, non-optimal θ: the distance bound sqrt(2·gap)/‖θ‖ with a positive gap
+    theta, mu = np.array([2.0, 1.5]), np.array([0.5, 0.25])
+    G, h = np.eye(2), np.ones(2)
+    r = G.T @ mu - theta
+    gap = float(mu @ (G @ theta - h)) + 0.5 * float(r @ r)
+    np.testing.assert_allclose(kkt.qp_kkt_report(theta, G, h, mu).distance,
+                               np.sqrt(2.0 * gap) / np.sqrt(theta @ theta), rtol=1e-13)
+
+
+def test_kkt_certificate_residuals_are_the_documented_formulas():
+    """``kkt_certificate`` at a W that is not a KKT direction: its stationarity and
+    complementarity are the docstring's formulas for the λ it returns, with W scaled to
+    min_i q_i = 1 (so that ‖W‖ = 1/γ for unit W)."""
+    from linteach import kkt
+
+    X = np.array([[1.0, 0.3], [0.2, 1.0], [-1.0, -0.4], [-0.1, -1.0]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    alpha, W = 0.4, np.array([[1.0, 0.7], [-0.3, -1.2]])
+    cert = kkt.kkt_certificate(W, X, y, alpha=alpha)
+    U = W / np.linalg.norm(W)
+    Z = U @ X.T
+    a = np.array([1.0, -1.0])
+    q = y * (a @ np.maximum(Z, alpha * Z))
+    gamma = q.min()
+    Wn, qn = U / gamma, q / gamma
+    grads = [np.outer(a * np.where(Z[:, i] > 0, 1.0, alpha), y[i] * X[i]) for i in range(4)]
+    resid = Wn - sum(lam * g for lam, g in zip(cert.lam, grads))
+    wnorm = np.linalg.norm(Wn)
+    np.testing.assert_allclose(cert.gamma, gamma, rtol=1e-13)
+    np.testing.assert_allclose(cert.stationarity, np.linalg.norm(resid) / wnorm, rtol=1e-10)
+    comp = np.max(cert.lam * (qn - 1.0)) / wnorm ** 2
+    assert comp > 1e-6  # not a KKT point: complementarity is seen
+    np.testing.assert_allclose(cert.complementarity, comp, rtol=1e-10)
