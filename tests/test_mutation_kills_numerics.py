@@ -283,3 +283,22 @@ def test_kkt_certificate_residuals_are_the_documented_formulas():
     comp = np.max(cert.lam * (qn - 1.0)) / wnorm ** 2
     assert comp > 1e-6  # not a KKT point: complementarity is seen
     np.testing.assert_allclose(cert.complementarity, comp, rtol=1e-10)
+
+
+# -- linteach.loss, the scaled terms (survivors of the loss-scaled campaign) --------------------
+def test_scaled_loss_terms_split_form_only_past_a_smallest_margin_of_30():
+    """``lead = min q̂ > 0`` only for runs whose every margin *exceeds* 30 (docstring): a
+    smallest margin of exactly 30 is a near run, lead = 0 and rest = log L_sum itself."""
+    q_hat = np.array([[30.0, 31.0], [30.5, 31.0]])
+    assert np.log(q_hat[0, 0]) == np.log(30.0)  # q = 30 exactly (‖W‖ = 1)
+    lead, rest, _ = loss.scaled_loss_terms(q_hat, np.zeros(2))
+    assert lead[0] == 0.0 and lead[1] == 30.5
+    with mpmath.workdps(50):
+        exact = float(mpmath.log(sum(mpmath.log1p(mpmath.exp(-mpmath.mpf(q)))
+                                     for q in q_hat[0])))
+    np.testing.assert_allclose(rest[0], exact, rtol=1e-14)
+
+
+def test_scaled_loss_terms_refuses_a_scalar_naming_q_hat():
+    with pytest.raises(ValueError, match=r"`q_hat` must have at least 1 axis"):
+        loss.scaled_loss_terms(0.5, 0.0)

@@ -190,7 +190,9 @@ KILLED_BY: dict = {
        "residuals_are_the_documented_formulas): the claims' answers are near-exact KKT pairs, "
        "feasible, where the feasibility residual's scaling is invisible"
        for op in ("core/ReplaceBinaryOperator_Div_Mul", "core/ReplaceBinaryOperator_Div_Add",
-                  "core/ReplaceBinaryOperator_Div_Sub", "core/NumberReplacer")},
+                  "core/ReplaceBinaryOperator_Div_Sub", "core/ReplaceBinaryOperator_Mul_Add",
+                  "core/ReplaceBinaryOperator_Mul_Sub", "core/ReplaceBinaryOperator_Mul_Div",
+                  "core/NumberReplacer")},
     ("kkt", "kkt_certificate", "core/NumberReplacer", 271):
         "stationarity and complementarity of kkt_certificate are the documented formulas at a "
         "W that is not a KKT direction (test_kkt_certificate_residuals_are_the_documented_"
@@ -205,4 +207,16 @@ KILLED_BY: dict = {
     ("kkt", "kkt_certificate", "core/NumberReplacer", 204):
         "the default v = 1 (test_kkt_certificate_residuals_are_the_documented_formulas calls "
         "it without v): every claim passes its own v",
+    **{("kkt", "_report", op, 136):
+       "complementarity is its documented formula (test_qp_kkt_report_residuals_are_the_"
+       "documented_formulas, at ‖θ‖ ≠ 1): the claims' answers have complementarity ~0"
+       for op in ("core/NumberReplacer", "core/ReplaceBinaryOperator_Div_Mul",
+                  "core/ReplaceBinaryOperator_Div_Add", "core/ReplaceBinaryOperator_Div_Sub")},
+    ("loss-scaled", "scaled_loss_terms", "core/ReplaceComparisonOperator_Gt_GtE", 209):
+        "the split form only past a smallest margin of 30 (test_scaled_loss_terms_split_form_"
+        "only_past_a_smallest_margin_of_30): at exactly 30 both forms agree to rounding, but "
+        "lead must be 0 there",
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 202):
+        "a scalar q̂ is refused naming `q_hat` (test_scaled_loss_terms_refuses_a_scalar_"
+        "naming_q_hat)",
 }

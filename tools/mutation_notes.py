@@ -93,6 +93,12 @@ EQUIVALENT[("kernels", "Fused.sgd_update", "core/NumberReplacer", 241, 129)] = (
     "equivalent: the pre-activations handed to `active` on the batched recheck path are read "
     "only by its own `_trusted(Z)` test (elementwise, then `all`), which fails again there: "
     "their axis order, (R, 2k, 1) or (R, 1, 2k), never matters")
+EQUIVALENT[("loss-scaled", "scaled_loss_terms", "core/ReplaceComparisonOperator_Lt_LtE", 219)] = (
+    "equivalent: `q_hat < 0` → `q_hat <= 0` adds only q̂ = 0, where t = log|q| = −inf fails "
+    "the other condition `t > 40`")
+EQUIVALENT[("loss-scaled", "smoothed_margin_scaled", "core/NumberReplacer", 243)] = (
+    "equivalent: the direct γ̃ is discarded wherever lead > 0 (the final `np.where`); for "
+    "0 < lead ≤ 1 it is formed from `rest` (≤ log n, finite and silent) instead of −30")
 #: why the claims miss what they miss (the report's "What the claims miss" section)
 NOTES: list = [
     "train-sgd-trace: thm4.1 and appK read only the trace's `mistakes`; they recompute every "
@@ -132,6 +138,15 @@ NOTES: list = [
     "broadcasts, so stacked runs are seen by tests only; and it compares the band mask only "
     "at points decidably off the edge |(w̄ − ū)·x| = 2r‖x‖, so `≥` → `>` on the edge (e.g. r = 0 "
     "and x ⟂ w̄ − ū) is seen by tests only.",
+    "kkt (a finding about thm6.1's power): thm6.1 still PASSes (quick budget, seed 0) when "
+    "kkt_certificate forms its gradient matrix wrong, with σ'(z > 0) = 1 + 2α (worst slack "
+    "0.158) or even entrywise v / ∇q (0.568): its KKT clause only bounds the largest "
+    "residual by sqrt(2·COS_TOL), and with as many points as weights nearly any matrix "
+    "admits multipliers; no engine audit recomputes kkt_certificate (the pattern program's "
+    "KKT residuals are audited, not (P)'s certificate).  The unit tests pin the residuals "
+    "to their formulas.  Open: the NNLS iteration cap 50n → 49n (17 times scipy's own "
+    "default 3n) differs only on a problem needing between 49n and 50n iterations; none "
+    "was constructed.",
     "qp-certify: the QPs of the claims that judged it (odd-part, thm6.1) are all polished to "
     "an exact KKT pair, so the fallback that keeps a solver's own answer after the re-check "
     "runs in tests only.  Open: "
