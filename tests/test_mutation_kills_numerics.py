@@ -302,3 +302,40 @@ def test_scaled_loss_terms_split_form_only_past_a_smallest_margin_of_30():
 def test_scaled_loss_terms_refuses_a_scalar_naming_q_hat():
     with pytest.raises(ValueError, match=r"`q_hat` must have at least 1 axis"):
         loss.scaled_loss_terms(0.5, 0.0)
+
+
+def test_scaled_loss_terms_far_run_split_form_is_exact_to_the_ulp():
+    """A far run's ``rest = log L_sum + ‖W‖ min q̂`` is O(1); its e^{−q}/2 terms (≈ 3e-14
+    here) are thousands of its ulps, so the series' sign is pinned against 50 digits."""
+    q_hat = np.array([30.5, 31.0, 33.0])
+    lead, rest, _ = loss.scaled_loss_terms(q_hat, 0.0)
+    with mpmath.workdps(50):
+        exact = float(mpmath.log(sum(mpmath.log1p(mpmath.exp(-mpmath.mpf(q))) for q in q_hat))
+                      + mpmath.mpf(30.5))
+    assert lead == 30.5
+    np.testing.assert_allclose(rest, exact, rtol=4e-16)
+
+
+def test_scaled_loss_terms_and_log_sum_loss_of_stacked_runs_equal_each_run_alone():
+    """A batch mixing a far run (every margin > 30) and a near one gives each run what it
+    gets alone (the weights log(g_i/L_sum) too); log_sum_loss reduces stacked runs row by
+    row (the claims' flows batch runs of one kind: all far or all near)."""
+    q_hat = np.array([[31.0, 32.5, 35.0], [0.5, -1.0, 2.0]])
+    log_norm = np.array([0.0, 0.0])
+    together = loss.scaled_loss_terms(q_hat, log_norm)
+    for r in range(2):
+        alone = loss.scaled_loss_terms(q_hat[r], log_norm[r])
+        for a, b in zip(together, alone):
+            np.testing.assert_allclose(a[r], b, rtol=1e-15)
+    q = np.array([[0.5, -1.0, 2.0], [3.0, 0.1, -0.2]])
+    np.testing.assert_allclose(loss.log_sum_loss(q), [loss.log_sum_loss(row) for row in q],
+                               rtol=1e-15)
+
+
+def test_logsumexp_of_stacked_rows_with_infinite_maxima_is_row_by_row():
+    """Rows whose maximum is ±inf take the guarded path; each row's value is its own."""
+    a = np.array([[0.0, 1.0, 2.0], [-np.inf, -np.inf, -np.inf], [np.inf, 0.0, 1.0],
+                  [-np.inf, 0.5, -np.inf]])
+    want = [float(mpmath.log(mpmath.fsum(mpmath.exp(x) for x in (0, 1, 2)))), -np.inf,
+            np.inf, 0.5]
+    np.testing.assert_allclose(loss.logsumexp(a), want, rtol=1e-15)

@@ -219,4 +219,13 @@ KILLED_BY: dict = {
     ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 202):
         "a scalar q̂ is refused naming `q_hat` (test_scaled_loss_terms_refuses_a_scalar_"
         "naming_q_hat)",
+    ("loss-scaled", "scaled_loss_terms", "core/ReplaceBinaryOperator_Sub_Div", 224):
+        "a batch mixing a far and a near run equals each run alone (test_scaled_loss_terms_"
+        "and_log_sum_loss_of_stacked_runs_equal_each_run_alone)",
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 216):
+        "a far run's split form exact to the ulp (test_scaled_loss_terms_far_run_split_form_"
+        "is_exact_to_the_ulp): the e^{−q}/2 terms are ~1e-13 absolute",
+    ("loss-scaled", "_logsumexp_inf", "core/ReplaceTrueWithFalse", 121):
+        "stacked rows with infinite maxima, row by row (test_logsumexp_of_stacked_rows_with_"
+        "infinite_maxima_is_row_by_row)",
 }

@@ -99,6 +99,10 @@ EQUIVALENT[("loss-scaled", "scaled_loss_terms", "core/ReplaceComparisonOperator_
 EQUIVALENT[("loss-scaled", "smoothed_margin_scaled", "core/NumberReplacer", 243)] = (
     "equivalent: the direct γ̃ is discarded wherever lead > 0 (the final `np.where`); for "
     "0 < lead ≤ 1 it is formed from `rest` (≤ log n, finite and silent) instead of −30")
+EQUIVALENT[("loss-scaled", "_log_expm1_exp", "core/ReplaceComparisonOperator_Lt_LtE", 159)] = (
+    "equivalent: `log_x < −20` → `<=` adds only log x = −20.0 exactly, where the series "
+    "log x + x/2 (error O(x²) ≈ 4e-18 on a value of −20) and log(−expm1(−x)) + x both round "
+    "to the correctly rounded value")
 #: why the claims miss what they miss (the report's "What the claims miss" section)
 NOTES: list = [
     "train-sgd-trace: thm4.1 and appK read only the trace's `mistakes`; they recompute every "
@@ -147,6 +151,10 @@ NOTES: list = [
     "to their formulas.  Open: the NNLS iteration cap 50n → 49n (17 times scipy's own "
     "default 3n) differs only on a problem needing between 49n and 50n iterations; none "
     "was constructed.",
+    "loss-scaled: the claims' flows batch runs of one kind (all far, every margin past 30, "
+    "or all near), so the mixed batch's weights and stacked rows with infinite maxima are "
+    "seen by tests only; the far runs' e^{−q}/2 correction is ~1e-13 absolute, below the "
+    "claims' tolerances (a test pins it to the ulp).",
     "qp-certify: the QPs of the claims that judged it (odd-part, thm6.1) are all polished to "
     "an exact KKT pair, so the fallback that keeps a solver's own answer after the re-check "
     "runs in tests only.  Open: "
