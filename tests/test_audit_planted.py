@@ -393,3 +393,20 @@ def test_a_wrong_one_point_gradient_is_caught_by_the_sgd_audit(monkeypatch):
         2.0 if X.shape[-2] == 1 else 1.0) * real(self, pre, X, coef))
     failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
     assert failing == {"first SGD update = −η ∇L of the one-point set (Eq. 3)"}
+
+
+def test_a_wrong_p_certificate_is_caught_by_the_flow_audit(monkeypatch):
+    """thm6.1's KKT clause bounds only the largest residual, loosely (it PASSed with the
+    certificate's gradients formed as v/∇q): the flow audit re-derives the certificate's γ,
+    stationarity and complementarity from its λ at the late direction.  Planted: the
+    stationarity reported at half its value."""
+    real = linteach.convex.kkt_certificate
+
+    def halved(*a, **kw):
+        cert = real(*a, **kw)
+        return dataclasses.replace(cert, stationarity=cert.stationarity / 2)
+    monkeypatch.setattr(linteach.convex, "kkt_certificate", halved)
+    subject = thm6_1.audit_subject(Case("symmetric", 2239744932804118141))
+    failing = _failing(audit.audit_subject(subject))
+    assert "(P) certificate: stationarity from its λ" in failing
+    assert not any(q.startswith("(P) certificate: normalised") for q in failing)

@@ -147,8 +147,9 @@ NOTES: list = [
     "0.158) or even entrywise v / ∇q (0.568): its KKT clause only bounds the largest "
     "residual by sqrt(2·COS_TOL), and with as many points as weights nearly any matrix "
     "admits multipliers; no engine audit recomputes kkt_certificate (the pattern program's "
-    "KKT residuals are audited, not (P)'s certificate).  The unit tests pin the residuals "
-    "to their formulas.  Open: the NNLS iteration cap 50n → 49n (17 times scipy's own "
+    "KKT residuals were audited, not (P)'s certificate).  Now the flow audit re-derives "
+    "the certificate's γ, stationarity and complementarity from its λ at the late direction "
+    "(2.5 ms per audited case), and unit tests pin the residuals to their formulas.  Open: the NNLS iteration cap 50n → 49n (17 times scipy's own "
     "default 3n) differs only on a problem needing between 49n and 50n iterations; none "
     "was constructed.",
     "loss-scaled: the claims' flows batch runs of one kind (all far, every margin past 30, "

@@ -11,7 +11,7 @@ import linteach as lt
 from . import audit_ref as ref
 from .audit_base import FD_RTOL, FLOW_STEPS, LATE_STEPS, ROUND, TRAJECTORY_RTOL, finding
 from .audit_net import net_findings
-from .audit_solvers import kkt_findings
+from .audit_solvers import certificate_findings, kkt_findings
 
 __all__ = ["sgd_findings", "trace_findings", "flow_findings", "normalized_findings"]
 
@@ -111,6 +111,7 @@ def flow_findings(net, W0, X, y, spec) -> list:
         out += normalized_findings(net, late.W, X, y, dt, "late")
         out += [dict(f, quantity=f"{f['quantity']} (late)")  # the NAR / PAR the flow reached
                 for f in net_findings(net, late.W, X, y)]
+        out += certificate_findings(net, late.direction, X, y)
         agree = lt.agreement(late.direction, X) if spec.get("pattern_from_late") else None
         if agree is not None:  # the claim's (P) program, in the pattern the flow reached
             from linteach import convex
