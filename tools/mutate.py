@@ -181,7 +181,8 @@ def recheck(targets, out: Path) -> None:
             if r["verdict"] != "incompetent" and not _competent(res["file"], r["diff"]):
                 r["verdict"] = "incompetent"
         for r in res["mutants"]:
-            by_tests = r["verdict"] == "killed by tests" and only != ["NONE"]
+            by_tests = (r["verdict"] in ("killed by tests", "killed by tests (added since)")
+                        and only != ["NONE"])
             if r["verdict"] != "survived" and not by_tests:
                 continue
             work = _copy_repo(f"linteach-recheck-{target}-")
@@ -198,7 +199,7 @@ def recheck(targets, out: Path) -> None:
                     if f"KILLED-BY: {stage}" in judge.stdout:
                         r["verdict"] = f"killed by {stage} (added since)"
                         if by_tests:
-                            r["recheck"] = "killed by tests in the campaign"
+                            r["recheck"] = "killed by tests before"
             shutil.rmtree(work)
             print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
                   flush=True)
