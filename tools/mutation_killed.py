@@ -196,7 +196,14 @@ KILLED_BY: dict = {
     ("kkt", "kkt_certificate", "core/NumberReplacer", 271):
         "stationarity and complementarity of kkt_certificate are the documented formulas at a "
         "W that is not a KKT direction (test_kkt_certificate_residuals_are_the_documented_"
-        "formulas): thm6.1 reads only the largest residual, at directions where it is tiny",
+        "formulas; and the flow audit's '(P) certificate' findings): thm6.1 reads only the "
+        "largest residual, loosely",
+    **{("kkt", "kkt_certificate", op, line):
+       "the flow audit re-derives (P)'s certificate from its λ at the late direction (engine "
+       "audit '(P) certificate: …'): thm6.1's KKT clause passed it (see the notes)"
+       for op, line in (("core/ReplaceBinaryOperator_Sub_Add", 248),
+                        ("core/ReplaceBinaryOperator_Mul_Div", 258),
+                        ("core/ReplaceBinaryOperator_Div_Sub", 271))},
     **{("kkt", "_report", op, 134):
        "dual feasibility is its documented formula (test_qp_kkt_report_residuals_are_the_"
        "documented_formulas, at a negative multiplier): the claims' multipliers are ≥ 0"
