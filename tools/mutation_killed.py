@@ -235,4 +235,8 @@ KILLED_BY: dict = {
     ("loss-scaled", "_logsumexp_inf", "core/ReplaceTrueWithFalse", 121):
         "stacked rows with infinite maxima, row by row (test_logsumexp_of_stacked_rows_with_"
         "infinite_maxima_is_row_by_row)",
+    **{("kernels", "frobenius", op, 166):
+       "a batch's norms taken per run (engine audit 'SGD run 0 alone (2-D W) = run 0 of the "
+       "batch'; the mutant takes one norm over all runs, which a single run cannot show)"
+       for op in ("core/ReplaceUnaryOperator_USub_Not", "core/NumberReplacer")},
 }
