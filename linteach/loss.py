@@ -266,11 +266,15 @@ def smoothed_margin_from(log_loss_sum, log_norm):
     """Smoothed margin ``γ̃ = -log(e^{L_sum} - 1) / ‖W‖`` (Eq. 5, summed loss).
 
     Takes ``log L_sum`` and ``log ‖W‖`` so it stays finite when ``L_sum`` underflows
-    and ``‖W‖`` overflows.  Meaningful (and ≤ γ̄) once ``L_sum < log 2``.
+    or overflows (then ``γ̃ = −L_sum/‖W‖`` to double precision) and ``‖W‖`` overflows.  Meaningful (and ≤ γ̄) once ``L_sum < log 2``.
     """
     return _smoothed_from(_real("log_loss_sum", log_loss_sum), _log_norm(log_norm))
 
 
 def _smoothed_from(log_loss_sum, log_norm):
+    # past log L_sum = 709.78 (a misclassified point far out) log(e^L − 1) = L to double
+    # precision, but L is no float: γ̃ = −L/‖W‖ = −e^{log L − log ‖W‖}, finite
+    huge = log_loss_sum > _LOG_MAX
     with np.errstate(over="ignore"):  # ‖W‖ below e^-709: γ̃ honestly ±inf
-        return -_log_expm1_exp(log_loss_sum) * np.exp(-log_norm)
+        direct = -_log_expm1_exp(np.where(huge, 0.0, log_loss_sum)) * np.exp(-log_norm)
+        return np.where(huge, -np.exp(log_loss_sum - log_norm), direct)

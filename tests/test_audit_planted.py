@@ -15,9 +15,10 @@ import linteach.bounds
 import linteach.convex
 import linteach.metrics
 import linteach.generators
+import linteach.runs
 import linteach.train
 from linteach._kernels import Fused
-from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, thm5_1, thm6_1, thm6_2
+from proofs_check.claims import eq6, frei2023, kou2023, lyu2021, min2024, thm5_1, thm6_1, thm6_2
 from proofs_check.engine.contract import Case
 from proofs_check.engine.runner import run_one
 from proofs_check.kit import antipodal, audit, followup, orthogonal, sgd_cases, sgd_configs, signs
@@ -307,3 +308,105 @@ def test_kou2023_errors_when_the_stable_rank_drops_its_squares():
 @pytest.mark.usefixtures("eq8_duals_at_half_scale")
 def test_consistency_errors_when_eq8_duals_are_at_half_scale():
     assert "Eq. 8 kernel duals" in _claim_error("consistency")
+
+
+def _flow_subject():
+    """A min2024 case with its flow audits (plain Euler at step ETA, the normalized flow)."""
+    return min2024.audit_subject(Case("a0.15-n10", 6780416901653706390))
+
+
+def test_a_wrong_time_in_the_gd_trace_rows_is_caught_by_the_audit(monkeypatch):
+    """The trace's log time at each recorded gd/Euler step, not only the final one: the
+    planted bug is log(s + h) for log(s·h) in the rows (Run.log_time stays right)."""
+    real = linteach.train.flow_row
+
+    def shifted(q_hat, terms, log_norm, s, log_time):
+        h = min2024.ETA
+        if s and np.all(np.isfinite(log_time)) and np.allclose(log_time, np.log(s * h)):
+            log_time = np.log(s + h) * np.ones_like(log_time)
+        return real(q_hat, terms, log_norm, s, log_time)
+    monkeypatch.setattr(linteach.train, "flow_row", shifted)
+    failing = _failing(audit.audit_subject(_flow_subject()))
+    assert "plain Euler trace continuous time, every step" in failing
+    assert "plain Euler continuous time" not in failing
+
+
+def test_a_wrong_step_time_on_the_series_branch_is_caught_by_the_tiny_turn_audit(monkeypatch):
+    """A step whose ‖∇L‖ barely moves takes the logarithmic mean's series branch, which no
+    ordinary turn reaches: the planted bug drops its −gap/2 term to −1 there."""
+    real = linteach.train._log_logmean
+
+    def wrong(a, b):
+        out = real(a, b)
+        return np.where(np.abs(b - a) <= 1e-8, np.maximum(a, b) - 1.0, out)
+    monkeypatch.setattr(linteach.train, "_log_logmean", wrong)
+    failing = _failing(audit.audit_subject(_flow_subject()))
+    assert failing == {"recorded continuous time = Σ step times (tiny turn)"}
+
+
+def test_sgd_bookkeeping_off_by_one_is_caught_by_the_sgd_audit(monkeypatch):
+    """The claims read SGD's trace by position and its epochs' updates by slot; the audit
+    also checks the bookkeeping: the epoch numbers and ε0-mistakes of the trace (against the
+    replay's margins), the callback's update count t and each filed epoch's t0."""
+    real_finish, real_epoch, real_sgd = (linteach.train.finish, linteach.runs.EpochFiler.epoch,
+                                         lt.sgd)
+
+    def finish(direction, log_norm, rows, log_time=None):
+        for row in rows[1:]:
+            row["epoch"] = row["epoch"] + 1
+            if "mistakes" in row:
+                row["mistakes"] = row["mistakes"] + 1
+        return real_finish(direction, log_norm, rows, log_time)
+
+    def sgd(*a, callback=None, **kw):
+        shifted = None if callback is None else (lambda t, W, info: callback(t + 1, W, info))
+        return real_sgd(*a, callback=shifted, **kw)
+    monkeypatch.setattr(linteach.train, "finish", finish)
+    monkeypatch.setattr(linteach.runs.EpochFiler, "epoch", lambda self, e, t0, perms: (
+        dataclasses.replace(u := real_epoch(self, e, t0 + 1, perms), index=u.index[..., ::-1])))
+    monkeypatch.setattr(lt, "sgd", sgd)
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert {"SGD trace epoch numbers", "SGD ε0-mistakes per epoch (ε0 = ℓ(0): margins ≤ 0, "
+            "replayed)", "SGD update count t of the callback",
+            "SGD epoch filing: epoch and t0 (updates done before it)",
+            "SGD epoch filing: visited indices = the callback's"} <= failing
+    assert not any(q.startswith("SGD trajectory") for q in failing)
+
+
+def test_a_wrong_one_run_sgd_update_is_caught_by_the_sgd_audit(monkeypatch):
+    """The claims train batches of runs; a 2-D W takes the one-run update path, which the
+    audit now runs for run 0 alone: the planted bug doubles its step (batched runs intact)."""
+    real = Fused.sgd_update
+
+    def doubled(self, W, x, y, ex, **kw):
+        return real(self, W, x, y, (2.0 if W.ndim == 2 else 1.0) * ex, **kw)
+    monkeypatch.setattr(Fused, "sgd_update", doubled)
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert failing == {"SGD run 0 alone (2-D W) = run 0 of the batch, bit for bit"}
+
+
+def test_a_wrong_one_point_gradient_is_caught_by_the_sgd_audit(monkeypatch):
+    """∇L of a one-point data set takes the kernel's outer-product branch, which no claim's
+    data set (n > 1) takes: the audit steps along it once, against the replay of Eq. 3."""
+    real = Fused.backward
+    monkeypatch.setattr(Fused, "backward", lambda self, pre, X, coef: (
+        2.0 if X.shape[-2] == 1 else 1.0) * real(self, pre, X, coef))
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    assert failing == {"first SGD update = −η ∇L of the one-point set (Eq. 3)"}
+
+
+def test_a_wrong_p_certificate_is_caught_by_the_flow_audit(monkeypatch):
+    """thm6.1's KKT clause bounds only the largest residual, loosely (it PASSed with the
+    certificate's gradients formed as v/∇q): the flow audit re-derives the certificate's γ,
+    stationarity and complementarity from its λ at the late direction.  Planted: the
+    stationarity reported at half its value."""
+    real = linteach.convex.kkt_certificate
+
+    def halved(*a, **kw):
+        cert = real(*a, **kw)
+        return dataclasses.replace(cert, stationarity=cert.stationarity / 2)
+    monkeypatch.setattr(linteach.convex, "kkt_certificate", halved)
+    subject = thm6_1.audit_subject(Case("symmetric", 2239744932804118141))
+    failing = _failing(audit.audit_subject(subject))
+    assert "(P) certificate: stationarity from its λ" in failing
+    assert not any(q.startswith("(P) certificate: normalised") for q in failing)

@@ -26,69 +26,28 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the operators we mutate with: arithmetic among + − × ÷, comparisons, booleans, numbers,
-#: unary operators and loops (cosmic-ray's bit/shift/modulo swaps on float code only crash)
-EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)$",
-           r"core/ReplaceBinaryOperator_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)_.*",
-           r"core/ReplaceBinaryOperator_(Add|Sub|Div)_Pow", r"core/ReplaceBinaryOperator_Pow_.*",
-           r"core/ReplaceComparisonOperator_.*_(Is|IsNot|In|NotIn)$",
-           r"core/ReplaceComparisonOperator_(Is|IsNot|In|NotIn)_.*",
-           r"core/ExceptionReplacer", r"core/RemoveDecorator", r"core/ReplaceUnaryOperator_.*_Invert",
-           r"core/ReplaceUnaryOperator_Invert_.*"]
-
-#: target name -> (file, functions or None for the whole file, proofs_check --only ids or
-#: None for every claim, fast tests that judge it)
-TARGETS = {
-    "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
-    # the loss as the trainers and the checks evaluate it: ℓ, g, log ℓ, the mean, log-sum-exp
-    # and γ̃ (eq6: γ̃ and the late flow; min2024: g; thm4.1: ℓ along SGD)
-    "loss-core": ("linteach/loss.py",
-                  ["ell", "g", "log_g", "log_ell", "_log_ell", "mean_loss", "_logsumexp",
-                   "_smoothed_from"], ["eq6", "min2024", "thm4.1"],
-                  ["tests/test_loss.py", "tests/test_mutation_kills_numerics.py"]),
-    # Eq. 1 and Eq. 3 (the engine audits compare forward with a naive reference; the claims
-    # named are the cheapest that audit it, plus thm4.1's SGD)
-    "network": ("linteach/network.py", ["forward", "backward", "margins"],
-                ["appD.1", "cor6.1", "odd-part", "thm4.1"],
-                ["tests/test_mutation_kills_numerics.py", "tests/test_network.py"]),
-    # the SGD update loop of Theorem 4.1 (the claims that train by SGD)
-    "train-sgd": ("linteach/train.py", ["_sgd_loop", "epoch_row"], ["thm4.1", "appK"],
-                  ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
-    # the per-epoch trace of SGD (loss, max loss, min margin, ε0-mistakes)
-    "train-sgd-trace": ("linteach/train.py", ["epoch_row"], ["thm4.1", "appK"],
-                        ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
-    # the full-batch and normalized gradient-flow loops
-    "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
-                   ["min2024", "eq6", "lyu2021"],
-                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
-    # a claim's verdict from its context (judged by tests: a mutant that makes every claim
-    # PASS cannot be caught by running the claims)
-    "runner-verdict": ("proofs_check/engine/runner.py", ["run_one", "_result"], ["NONE"],
-                       ["tests/test_mutation_kills.py", "tests/test_contract.py",
-                        "tests/test_runner.py"]),
-    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], None,
-               ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
-    "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
-                        ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
-    "metrics-radius-regime": ("linteach/metrics.py",
-                              ["_mean_rows", "_means", "neuron_means", "_radius",
-                               "cluster_radius", "linear_regime"],
-                              None, ["tests/test_metrics.py", "tests/test_mutation_kills.py"]),
-    "verdict": ("proofs_check/engine/context.py",
-                ["verdict_of", "control_problem", "engine_problem", "record", "audit",
-                 "negative_control"], None, ["tests/test_mutation_kills.py",
-                                             "tests/test_contract.py", "tests/test_audit.py"]),
-}
-
 from mutation_notes import EQUIVALENT, KILLED_BY, NOTES  # noqa: E402
+from mutation_targets import EXCLUDE, TARGETS  # noqa: E402
 
 
 def _spans(path: Path, functions):
-    tree = ast.parse(path.read_text())
+    """Line spans of ``functions``, and of the functions nested in them that are not listed
+    (keyed ``~name``: their lines are not mutated).  A method may be named ``Class.method``
+    where two classes of the file both have it; a bare name matches any function so named."""
     spans = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in functions:
-            spans[node.name] = (node.lineno, node.end_lineno)
+
+    def visit(node, prefix, inside):
+        for child in ast.iter_child_nodes(node):
+            name = getattr(child, "name", "")
+            here = inside
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                key = next((k for k in (prefix + name, name) if k in functions), None)
+                if key or inside:
+                    spans[key or f"~{prefix}{name}"] = (child.lineno, child.end_lineno)
+                here = inside or key is not None
+            visit(child, f"{name}." if isinstance(child, ast.ClassDef) else prefix, here)
+
+    visit(ast.parse(path.read_text()), "", False)
     return spans
 
 
@@ -113,22 +72,40 @@ exclude-operators = [{excl}]
     return cfg
 
 
-def _skip_outside(session: Path, spans: dict) -> None:
+#: the output of a mutant left out of a campaign's random sample (``run --sample``)
+SAMPLED_OUT = "not in the sample"
+
+
+def _skip_outside(session: Path, spans: dict, sample=None, seed: int = 0) -> None:
+    """Skip the mutants outside the target's functions; with ``sample``, run only a random
+    ``sample`` of the rest (an unbiased estimate where the campaign would take hours)."""
+    import random
+
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     with use_db(str(session), WorkDB.Mode.open) as db:
+        kept = []
         for item in list(db.pending_work_items):
             line = item.mutations[0].start_pos[0]
-            if not any(lo <= line <= hi for lo, hi in spans.values()):
+            if _function_of(line, spans).startswith(("-", "~")):  # outside, or nested unlisted
                 db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+            else:
+                kept.append(item.job_id)
+        if sample is not None and sample < len(kept):
+            chosen = set(random.Random(seed).sample(sorted(kept), sample))
+            for job in set(kept) - chosen:
+                db.set_result(job, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                              output=SAMPLED_OUT))
 
 
 def _function_of(line: int, spans: dict) -> str:
-    return next((name for name, (lo, hi) in spans.items() if lo <= line <= hi), "-")
+    """The innermost function of ``spans`` holding ``line`` (a nested one, not its parent)."""
+    inside = [(hi - lo, name) for name, (lo, hi) in spans.items() if lo <= line <= hi]
+    return min(inside)[1] if inside else "-"
 
 
-def run(targets, out: Path, timeout: float) -> None:
+def run(targets, out: Path, timeout: float, sample=None, seed: int = 0) -> None:
     out.mkdir(parents=True, exist_ok=True)
     bin_dir = Path(sys.executable).parent
     for target in targets:
@@ -140,7 +117,7 @@ def run(targets, out: Path, timeout: float) -> None:
                     [bin_dir / "cr-filter-operators", session, cfg]):
             subprocess.run([str(c) for c in cmd], cwd=work, check=True, env=env)
         spans = _spans(work / file, functions) if functions else {"(file)": (1, 10 ** 9)}
-        _skip_outside(session, spans)
+        _skip_outside(session, spans, sample, seed)
         print(f"[mutate] {target}: running the mutants of {file} in {work}", flush=True)
         subprocess.run([str(bin_dir / "cosmic-ray"), "exec", str(cfg), str(session)], cwd=work,
                        check=True, env=env)
@@ -192,7 +169,8 @@ def _competent(file: str, diff: str) -> bool:
 def recheck(targets, out: Path) -> None:
     """Mark the mutants that do not compile as incompetent; re-apply every survivor to a
     fresh copy of today's tree and judge it again: a test or check added since kills it
-    ("... (added since)"), or it survives still."""
+    ("... (added since)"), or it survives still.  A mutant only the tests killed is judged
+    again too: a claim check added since may now kill it ("killed by verify (added since)")."""
     for target in targets:
         path = out / f"{target}.json"
         if not path.exists():
@@ -203,7 +181,9 @@ def recheck(targets, out: Path) -> None:
             if r["verdict"] != "incompetent" and not _competent(res["file"], r["diff"]):
                 r["verdict"] = "incompetent"
         for r in res["mutants"]:
-            if r["verdict"] != "survived":
+            by_tests = (r["verdict"] in ("killed by tests", "killed by tests (added since)")
+                        and only != ["NONE"])
+            if r["verdict"] != "survived" and not by_tests:
                 continue
             work = _copy_repo(f"linteach-recheck-{target}-")
             patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
@@ -215,9 +195,11 @@ def recheck(targets, out: Path) -> None:
                     ["bash", str(ROOT / "tools" / "mutation_judge.sh"), *(only or ["ALL"]), "--",
                      *tests], cwd=work, text=True, capture_output=True,
                     env={**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable})
-                for stage in ("verify", "tests"):
+                for stage in ("verify",) if by_tests else ("verify", "tests"):
                     if f"KILLED-BY: {stage}" in judge.stdout:
                         r["verdict"] = f"killed by {stage} (added since)"
+                        if by_tests:
+                            r["recheck"] = "killed by tests before"
             shutil.rmtree(work)
             print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
                   flush=True)
@@ -239,6 +221,8 @@ def _collect(target, session, spans) -> dict:
 
     rows = []
     with use_db(str(session), WorkDB.Mode.open) as db:
+        sampled_out = sum(r.worker_outcome.name == "SKIPPED" and r.output == SAMPLED_OUT
+                          for _item, r in db.completed_work_items)
         for item, result in db.completed_work_items:
             if result.worker_outcome.name == "SKIPPED":
                 continue
@@ -264,7 +248,7 @@ def _collect(target, session, spans) -> dict:
             "judge": {"proofs_check": "every claim" if only is None else
                       "no claim (tests only)" if only == ["NONE"] else " ".join(only),
                       "tests": tests},
-            "mutants": rows}
+            "mutants": rows, **({"sampled_out": sampled_out} if sampled_out else {})}
 
 
 def report(out: Path, path: Path) -> None:
@@ -302,6 +286,9 @@ def report(out: Path, path: Path) -> None:
                          f"{res['rechecked_with']['proofs_check']} and "
                          f"{', '.join(res['rechecked_with']['tests'])}"))
         since = count["killed by verify (added since)"] + count["killed by tests (added since)"]
+        if res.get("sampled_out"):
+            where += (f" — a random sample: {res['sampled_out']} of its "
+                      f"{res['sampled_out'] + len(rows) + res.get('not_run', 0)} mutants left out")
         if res.get("not_run"):
             where += f" — stopped: {res['not_run']} further mutants not run"
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
@@ -381,6 +368,10 @@ def main(argv=None) -> None:
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "mutation")
     p.add_argument("--doc", type=Path, default=ROOT / "docs" / "mutation.md")
     p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--sample", type=int, default=None,
+                   help="run: only a random sample of this many mutants per target (the "
+                        "report says how many were left out)")
+    p.add_argument("--seed", type=int, default=0, help="run --sample: the sample's seed")
     p.add_argument("--only", nargs="*", default=None,
                    help="judge with these claims only instead of the target's (a cheaper, "
                         "weaker campaign; the report says so)")
@@ -392,7 +383,7 @@ def main(argv=None) -> None:
         file, functions, only, tests = TARGETS[name]
         TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
-        run(args.targets, args.out, args.timeout)
+        run(args.targets, args.out, args.timeout, args.sample, args.seed)
     elif args.command == "collect":  # the finished part of a run that was stopped
         for name in args.targets:
             file, functions, *_ = TARGETS[name]

@@ -15,13 +15,17 @@ __all__ = ["sgd_replay", "euler_replay", "normalized_replay", "sgd_constants"]
 
 
 # -- trainers (docs/math.md §3, §4) ---------------------------------------------------------
-def sgd_replay(W0, X, y, order, eta: float, alpha: float, v: float) -> np.ndarray:
-    """Eq. 3 step by step over ``order`` (the visited indices): returns the final W."""
+def sgd_replay(W0, X, y, order, eta: float, alpha: float, v: float, margins=None) -> np.ndarray:
+    """Eq. 3 step by step over ``order`` (the visited indices): returns the final W (and
+    appends each visited point's margin before its update to ``margins``, if given)."""
     W = np.array(W0, dtype=float)
     k = W.shape[0] // 2
     for i in order:
         x, yy = X[i], float(y[i])
-        gq = g_loss(yy * float(forward(W, x[None, :], alpha, v)[0]))
+        q = yy * float(forward(W, x[None, :], alpha, v)[0])
+        if margins is not None:
+            margins.append(q)
+        gq = g_loss(q)
         old = W.copy()
         for j in range(2 * k):
             sign = 1.0 if j < k else -1.0  # w ← w + η v g σ' y x ; u ← u − η v g σ' y x

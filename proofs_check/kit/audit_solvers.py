@@ -76,3 +76,34 @@ def bound_findings(res: dict) -> list:
                                        "M": np.asarray(res["M"])[i, e],
                                        "eps0": np.asarray(res["eps0"])[e]})
     return out
+
+
+def certificate_findings(net, direction, X, y) -> list:
+    """``kkt_certificate`` of (P) at ``direction`` re-derived from the multipliers it returns:
+    γ, stationarity and complementarity with the gradients ∇q_i formed neuron by neuron
+    (docs/math.md §6).  Only where every point is classified and no pre-activation sits on
+    a kink (there σ' is a convention and the certificate's slope choice is its own)."""
+    from linteach import convex
+
+    a, v, k = net.alpha, net.v, net.k
+    U = np.asarray(direction, float) / np.linalg.norm(direction)
+    Z = U @ X.T
+    sgn = np.repeat([1.0, -1.0], k)
+    q = np.array([y[i] * v * sum(sgn[j] * max(Z[j, i], a * Z[j, i]) for j in range(2 * k))
+                  for i in range(len(X))])
+    if not q.min() > 0 or np.any(np.abs(Z) <= 1e-9 * np.linalg.norm(X, axis=1)):
+        return []
+    cert = convex.kkt_certificate(direction, X, y, alpha=a, v=v)
+    gamma = q.min()
+    Wn, qn = U / gamma, q / gamma
+    resid = Wn.copy()
+    for i, lam in enumerate(cert.lam):
+        for j in range(2 * k):
+            resid[j] -= lam * v * y[i] * sgn[j] * ref.sigma_prime(float(Z[j, i]), a) * X[i]
+    wnorm = float(np.linalg.norm(Wn))
+    return [finding("(P) certificate: normalised margin γ", cert.gamma, gamma, rtol=1e-12),
+            finding("(P) certificate: stationarity from its λ", cert.stationarity,
+                    float(np.linalg.norm(resid)) / wnorm, rtol=1e-6, atol=1e-12),
+            finding("(P) certificate: complementarity from its λ", cert.complementarity,
+                    float(np.max(cert.lam * (qn - 1.0))) / wnorm ** 2, rtol=1e-9,
+                    atol=1e-15)]

@@ -1,6 +1,7 @@
 """Engine audits of the trainers: SGD replayed, plain Euler and the late-phase flow (§3, §4)."""
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -10,32 +11,62 @@ import linteach as lt
 from . import audit_ref as ref
 from .audit_base import FD_RTOL, FLOW_STEPS, LATE_STEPS, ROUND, TRAJECTORY_RTOL, finding
 from .audit_net import net_findings
-from .audit_solvers import kkt_findings
+from .audit_solvers import certificate_findings, kkt_findings
 
 __all__ = ["sgd_findings", "trace_findings", "flow_findings", "normalized_findings"]
 
 
 def sgd_findings(net, W0, X, y, spec) -> list:
-    R, n = W0.shape[0], len(X)
+    R, n, E = W0.shape[0], len(X), spec["epochs"]
     rng, again = spec["rng"], spec["rng_again"]  # two identical fresh generators
     expected = again.spawn(R) if R > 1 else [again]
-    seen = []
-    run = lt.sgd(net, W0, (X, y), eta=spec["eta"], n_epochs=spec["epochs"], rng=rng,
-                 callback=lambda t, W, info: seen.append(np.atleast_1d(info["index"]).copy()))
-    order = np.stack(seen)  # (epochs·n, R)
-    out = []
+    alone_rng = copy.deepcopy(expected[0])  # run 0's stream, for run 0 trained alone
+    seen, filed = [], []
+    # ε0 = ℓ(0): an ε0-mistake is a margin ≤ 0 before the update, decidable from the replay
+    run = lt.sgd(net, W0, (X, y), eta=spec["eta"], n_epochs=E, rng=rng, eps0=math.log(2.0),
+                 callback=lambda t, W, info: seen.append(
+                     (t, np.atleast_1d(info["index"]).copy())),
+                 on_epoch=lambda u: filed.append((u.epoch, u.t0, np.array(u.index))))
+    order = np.stack([index for _, index in seen])  # (epochs·n, R)
+    out = [finding("SGD update count t of the callback", [t for t, _ in seen],
+                   np.arange(1, E * n + 1)),
+           finding("SGD trace epoch numbers", run.trace["epoch"], np.arange(E + 1)),
+           finding("SGD epoch filing: epoch and t0 (updates done before it)",
+                   [(e, t0) for e, t0, _ in filed], [(e + 1, e * n) for e in range(E)]),
+           finding("SGD epoch filing: visited indices = the callback's",
+                   np.stack([np.reshape(i, (R, n)).T for _, _, i in filed]).reshape(E * n, R),
+                   order)]
+    # Eq. 3: an update steps along −∇ of the visited point's own loss, i.e. ∇L of the
+    # one-point data set (the gradient's one-point branch, which no n > 1 case takes)
+    i0 = int(order[0, 0])
+    G1 = net.loss_and_grad(W0[0], X[i0:i0 + 1], y[i0:i0 + 1])[1]
+    W1 = ref.sgd_replay(W0[0], X, y, [i0], spec["eta"], net.alpha, net.v)
+    out.append(finding("first SGD update = −η ∇L of the one-point set (Eq. 3)",
+                       W0[0] - spec["eta"] * G1, W1,
+                       atol=TRAJECTORY_RTOL * (np.abs(W1).max() + spec["eta"])))
+    if R > 1:  # a 2-D W takes the one-run update path, which no batched run exercises
+        alone = lt.sgd(net, W0[0], (X, y), eta=spec["eta"], n_epochs=E, rng=alone_rng)
+        out.append(finding("SGD run 0 alone (2-D W) = run 0 of the batch, bit for bit",
+                           alone.W, run.W[0]))
+    mistakes = np.reshape(run.trace["mistakes"][1:], (E, R))
     for r in range(R):  # every run's orders; the (slow) replay for the extreme inits only
-        epochs = order[:, r].reshape(spec["epochs"], n)
-        drawn = np.stack([expected[r].permutation(n) for _ in range(spec["epochs"])])
+        epochs = order[:, r].reshape(E, n)
+        drawn = np.stack([expected[r].permutation(n) for _ in range(E)])
         out += [finding("SGD epoch visits each point once", np.sort(epochs, axis=1),
-                        np.tile(np.arange(n), (spec["epochs"], 1))),
+                        np.tile(np.arange(n), (E, 1))),
                 finding("SGD order = documented draw (rng.spawn child per run)", epochs, drawn)]
         if r not in (0, R - 1):
             continue
-        W_ref = ref.sgd_replay(W0[r], X, y, order[:, r], spec["eta"], net.alpha, net.v)
+        q = []  # the replay's margin of each visited point before its update
+        W_ref = ref.sgd_replay(W0[r], X, y, order[:, r], spec["eta"], net.alpha, net.v,
+                               margins=q)
         W_eng = run.W[r] if R > 1 else run.W
         out.append(finding("SGD trajectory replayed (batch 1, Eq. 3)", W_eng, W_ref,
                            atol=TRAJECTORY_RTOL * (np.abs(W_ref).max() + spec["eta"])))
+        q = np.reshape(q, (E, n))
+        if np.all(np.abs(q) > 1e-6 * np.abs(q).max()):  # no margin within the replay's error of 0
+            out.append(finding("SGD ε0-mistakes per epoch (ε0 = ℓ(0): margins ≤ 0, replayed)",
+                               mistakes[:, r], (q <= 0).sum(axis=1)))
         out += trace_findings(run.trace, r if R > 1 else None, {0: W0[r], -1: W_eng}, X, y,
                               net)
     return out
@@ -67,13 +98,20 @@ def flow_findings(net, W0, X, y, spec) -> list:
                    atol=TRAJECTORY_RTOL * scale),
            finding("plain Euler continuous time", eu.log_time, math.log(h * steps),
                    atol=1e-14)]
+    with np.errstate(divide="ignore"):  # step 0 is at time 0: log 0 = −inf on both sides
+        out.append(finding("plain Euler trace continuous time, every step",
+                           eu.trace["log_time"], np.log(h * np.arange(steps + 1)), atol=1e-14))
     out += normalized_findings(net, W0, X, y, dt, "early")
+    # a turn of 1e-12 per step: ‖∇L‖ moves by far less than 1e-8 (relative) over a step,
+    # where the time of a step takes its series branch (the logarithmic mean → its ends)
+    out += normalized_findings(net, W0, X, y, 1e-12, "tiny turn", n_steps=2)
     late = lt.gradient_flow(net, W0, (X, y), dt=spec.get("late_dt", 0.05), n_steps=LATE_STEPS,
                             normalized=True, record=2)
     if late.W is not None and np.all(np.isfinite(late.W)):
         out += normalized_findings(net, late.W, X, y, dt, "late")
         out += [dict(f, quantity=f"{f['quantity']} (late)")  # the NAR / PAR the flow reached
                 for f in net_findings(net, late.W, X, y)]
+        out += certificate_findings(net, late.direction, X, y)
         agree = lt.agreement(late.direction, X) if spec.get("pattern_from_late") else None
         if agree is not None:  # the claim's (P) program, in the pattern the flow reached
             from linteach import convex
@@ -100,11 +138,11 @@ def flow_findings(net, W0, X, y, spec) -> list:
     return out
 
 
-def normalized_findings(net, W0, X, y, dt, when) -> list:
+def normalized_findings(net, W0, X, y, dt, when, n_steps=FLOW_STEPS) -> list:
     a, v = net.alpha, net.v
-    run = lt.gradient_flow(net, W0, (X, y), dt=dt, n_steps=FLOW_STEPS, normalized=True,
+    run = lt.gradient_flow(net, W0, (X, y), dt=dt, n_steps=n_steps, normalized=True,
                            record="all")
-    W_ref, log_time = ref.normalized_replay(W0, X, y, dt, FLOW_STEPS, a, v)
+    W_ref, log_time = ref.normalized_replay(W0, X, y, dt, n_steps, a, v)
     W_eng = run.direction * np.exp(run.log_norm)
     tr = run.trace
     out = [finding(f"normalized flow = Euler with h = dt‖W‖/‖∇L‖ ({when})", W_eng, W_ref,

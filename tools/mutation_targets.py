@@ -1,0 +1,87 @@
+"""What ``tools/mutate.py`` mutates: the operators (:data:`EXCLUDE` leaves some out) and the
+targets, each a file or some of its functions with the claims and fast tests that judge it.
+
+A function is named bare (any function of that name, nested ones too) or ``Class.method``
+where two classes of the file share a method name.  The claims of a target are those that
+run its code, cheapest first: the judge stops at the first claim that does not PASS.
+"""
+
+#: the operators we mutate with: arithmetic among + − × ÷, comparisons, booleans, numbers,
+#: unary operators and loops (cosmic-ray's bit/shift/modulo swaps on float code only crash)
+EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)$",
+           r"core/ReplaceBinaryOperator_(FloorDiv|Mod|RShift|LShift|BitOr|BitAnd|BitXor)_.*",
+           r"core/ReplaceBinaryOperator_(Add|Sub|Div)_Pow", r"core/ReplaceBinaryOperator_Pow_.*",
+           r"core/ReplaceComparisonOperator_.*_(Is|IsNot|In|NotIn)$",
+           r"core/ReplaceComparisonOperator_(Is|IsNot|In|NotIn)_.*",
+           r"core/ExceptionReplacer", r"core/RemoveDecorator", r"core/ReplaceUnaryOperator_.*_Invert",
+           r"core/ReplaceUnaryOperator_Invert_.*"]
+
+#: target name -> (file, functions or None for the whole file, proofs_check --only ids or
+#: None for every claim, fast tests that judge it)
+TARGETS = {
+    "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
+    # the loss as the trainers and the checks evaluate it: ℓ, g, log ℓ, the mean, log-sum-exp
+    # and γ̃ (eq6: γ̃ and the late flow; min2024: g; thm4.1: ℓ along SGD)
+    "loss-core": ("linteach/loss.py",
+                  ["ell", "g", "log_g", "log_ell", "_log_ell", "mean_loss", "_logsumexp",
+                   "_smoothed_from"], ["eq6", "min2024", "thm4.1"],
+                  ["tests/test_loss.py", "tests/test_mutation_kills_numerics.py"]),
+    # Eq. 1 and Eq. 3 (the engine audits compare forward with a naive reference; the claims
+    # named are the cheapest that audit it, plus thm4.1's SGD)
+    "network": ("linteach/network.py", ["forward", "backward", "margins"],
+                ["thm4.1", "appD.1", "cor6.1", "odd-part"],
+                ["tests/test_mutation_kills_numerics.py", "tests/test_network.py"]),
+    # the SGD update loop of Theorem 4.1 (the claims that train by SGD); its nested
+    # epoch_row is train-sgd-trace's
+    "train-sgd": ("linteach/train.py", ["_sgd_loop"], ["thm4.1", "appK"],
+                  ["tests/test_mutation_kills_numerics.py", "tests/test_train.py",
+                   "tests/test_batched.py"]),  # every claim's runs share one data set
+    # the per-epoch trace of SGD (loss, max loss, min margin, ε0-mistakes)
+    "train-sgd-trace": ("linteach/train.py", ["epoch_row"], ["thm4.1", "appK"],
+                        ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
+    # the full-batch and normalized gradient-flow loops (odd-part: gd; min2024: gd and the
+    # flow audits; eq6: the late-phase flow and its time)
+    "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
+                   ["min2024", "odd-part", "eq6"],
+                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
+    # a claim's verdict from its context (judged by tests: a mutant that makes every claim
+    # PASS cannot be caught by running the claims)
+    "runner-verdict": ("proofs_check/engine/runner.py", ["run_one", "_result"], ["NONE"],
+                       ["tests/test_mutation_kills.py", "tests/test_contract.py",
+                        "tests/test_runner.py"]),
+    # Theorem 4.1's constants (thm4.1 and appK use them; the engine audit recomputes them)
+    "bounds": ("linteach/bounds.py", ["sgd_update_bound"], ["thm4.1", "appK"],
+               ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
+    "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
+                        ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
+    "metrics-radius-regime": ("linteach/metrics.py",
+                              ["_mean_rows", "_means", "neuron_means", "_radius",
+                               "cluster_radius", "linear_regime"],
+                              ["appD.1", "cor6.1", "appK"],  # every net audit has r, the band
+                              ["tests/test_metrics.py", "tests/test_mutation_kills.py"]),
+    "verdict": ("proofs_check/engine/context.py",
+                ["verdict_of", "control_problem", "engine_problem", "record", "audit",
+                 "negative_control"], None, ["tests/test_mutation_kills.py",
+                                             "tests/test_contract.py", "tests/test_audit.py"]),
+    # the fused kernel every trainer steps with: the SGD update, ∇L and ∇L/L of gd and the
+    # flows (odd-part: gd; thm4.1: SGD, one run and batched; min2024: gd and the flows)
+    "kernels": ("linteach/_kernels.py",
+                ["loss_and_grad", "flow_state", "grad_over_loss", "frobenius", "Fused.forward",
+                 "Fused.backward", "Fused.sgd_update"], ["odd-part", "thm4.1", "min2024"],
+                ["tests/test_mutation_kills_numerics.py", "tests/test_kernels.py",
+                 "tests/test_perf_equivalence.py"]),
+    # the KKT re-checks of the solvers' answers and of (P) (odd-part: the SVM; thm6.1:
+    # the pattern program and kkt_certificate along the flow)
+    "kkt": ("linteach/kkt.py", ["qp_kkt_report", "_report", "kkt_certificate"],
+            ["odd-part", "thm6.1"], ["tests/test_mutation_kills_numerics.py",
+                                     "tests/test_convex.py"]),
+    "qp-certify": ("linteach/qp.py", ["_certify"], ["odd-part", "thm6.1"],
+                   ["tests/test_mutation_kills_numerics.py", "tests/test_convex.py"]),
+    # the loss past loss-core: the scaled terms of the late flow, log-sum-exp, log(e^x − 1)
+    "loss-scaled": ("linteach/loss.py",
+                    ["logsumexp", "_logsumexp_inf", "log_sum_loss", "log_expm1_exp",
+                     "_log_expm1_exp", "scaled_loss_terms", "log_sum_loss_scaled",
+                     "_lsl_scaled", "smoothed_margin_scaled", "smoothed_margin_from"],
+                    ["min2024", "eq6"], ["tests/test_loss.py",
+                                         "tests/test_mutation_kills_numerics.py"]),
+}
