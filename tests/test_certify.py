@@ -10,29 +10,15 @@ from linteach.certify import (CertificateError, Undecided, c_star, decide, extre
                               recheck, sharp_constant)
 from linteach.generators import clustered_weights
 
+from exact_oracle import exact_pieces
+
 ALPHAS = (0.05, 0.3, 0.7, 0.95)
 #: relative offset from the sharp constant of the pinned decisions
 OFFSET = 1e-9
 
 
-def _exact(W, alpha, x):
-    """sign N, sign D and |D|/(r‖x‖)² pieces from Eq. 1 in Fractions (a second implementation)."""
-    k = W.shape[0] // 2
-    rows = [[Fraction(float(a)) for a in row] for row in W]
-    xf = [Fraction(float(a)) for a in x]
-    a = Fraction(float(alpha))
-    pre = [sum(p * q for p, q in zip(row, xf)) for row in rows]
-    sig = [z if z > 0 else a * z for z in pre]
-    N = sum(sig[:k]) - sum(sig[k:])
-    means = [[sum(col) / k for col in zip(*part)] for part in (rows[:k], rows[k:])]
-    D = sum((p - q) * s for p, q, s in zip(*means, xf))
-    r2 = max(sum((p - q) ** 2 for p, q in zip(row, mean))
-             for part, mean in ((rows[:k], means[0]), (rows[k:], means[1])) for row in part)
-    return (N > 0) - (N < 0), (D > 0) - (D < 0), D * D, r2 * sum(s * s for s in xf)
-
-
 def _assert_witness(W, alpha, c, x):
-    sN, sD, D2, r2x2 = _exact(W, alpha, x)
+    sN, sD, D2, r2x2 = exact_pieces(W, alpha, x)
     assert sN != sD, "the witness does not disagree"
     assert D2 >= Fraction(c) ** 2 * r2x2, "the witness is outside the band"
 
@@ -96,7 +82,7 @@ def test_extremal_net_ties_at_the_sharp_constant():
         W, x = extremal_net(k, a, c=Fraction(1, 4) and 0.25)
         # c = 1/4 is exact in binary: N(x̂)/v = −m(1−α) + c(m(1−α) + kα)
         m = k // 2
-        sN, sD, _, _ = _exact(W, a, x)
+        sN, sD, _, _ = exact_pieces(W, a, x)
         expected = -m * (1 - a) + 0.25 * (m * (1 - a) + k * a)
         assert sD == 1 and sN == np.sign(expected)
 

@@ -10,6 +10,8 @@ from linteach.certify.exact import ExactNet
 from linteach.certify.recheck import leaf_bound
 from linteach.generators import clustered_weights
 
+from exact_oracle import exact_pieces
+
 RTOL = 1e-2
 
 
@@ -22,18 +24,8 @@ def _net(seed):
 
 def _replay(W, alpha, x):
     """sign N ≠ sign D at x, and |D|/(r‖x‖)² as exact pieces: Eq. 1 in Fractions."""
-    k = W.shape[0] // 2
-    rows = [[Fraction(float(t)) for t in row] for row in W]
-    xf = [Fraction(float(t)) for t in x]
-    a = Fraction(float(alpha))
-    pre = [sum(p * q for p, q in zip(row, xf)) for row in rows]
-    sig = [z if z > 0 else a * z for z in pre]
-    N = sum(sig[:k]) - sum(sig[k:])
-    means = [[sum(col) / k for col in zip(*part)] for part in (rows[:k], rows[k:])]
-    D = sum((p - q) * t for p, q, t in zip(*means, xf))
-    r2 = max(sum((p - q) ** 2 for p, q in zip(row, mean))
-             for part, mean in ((rows[:k], means[0]), (rows[k:], means[1])) for row in part)
-    return ((N > 0) - (N < 0)) != ((D > 0) - (D < 0)), D * D, r2 * sum(t * t for t in xf)
+    sN, sD, D2, r2x2 = exact_pieces(W, alpha, x)
+    return sN != sD, D2, r2x2
 
 
 def _sampled_max_ratio(W, alpha, n=200_000, seed=0):
