@@ -1,6 +1,8 @@
-"""The tests' own exact oracle for the band claims: Eq. 1 in ``fractions`` (a second
-implementation, sharing no code with ``linteach.certify``)."""
+"""The tests' own oracles for the band claims, sharing no code with ``linteach.certify``:
+Eq. 1 in ``fractions`` (exact) and a float scan of directions (a lower bound of c*(W))."""
 from fractions import Fraction
+
+import numpy as np
 
 
 def exact_pieces(W, alpha, x):
@@ -18,3 +20,19 @@ def exact_pieces(W, alpha, x):
     r2 = max(sum((p - q) ** 2 for p, q in zip(row, mean))
              for part, mean in ((rows[:k], means[0]), (rows[k:], means[1])) for row in part)
     return (N > 0) - (N < 0), (D > 0) - (D < 0), D * D, r2 * sum(s * s for s in xf)
+
+
+def max_band_ratio(W, alpha, X):
+    """The largest ``|D(x)|/(r‖x‖)`` over the rows ``x`` of ``X`` where sign N ≠ sign D, in
+    floats (0 if none): a scan's lower bound of the net's own constant c*(W)."""
+    k = W.shape[0] // 2
+    Z = X @ W.T
+    S = np.where(Z > 0, Z, alpha * Z)
+    N = S[:, :k].sum(1) - S[:, k:].sum(1)
+    g = W[:k].mean(0) - W[k:].mean(0)
+    r = max(np.linalg.norm(W[:k] - W[:k].mean(0), axis=1).max(),
+            np.linalg.norm(W[k:] - W[k:].mean(0), axis=1).max())
+    D = X @ g
+    bad = np.sign(N) != np.sign(D)
+    return float((np.abs(D[bad]) / (r * np.linalg.norm(X[bad], axis=1))).max()) if bad.any() \
+        else 0.0

@@ -10,7 +10,7 @@ from linteach.certify import (CertificateError, Undecided, c_star, decide, extre
                               recheck, sharp_constant)
 from linteach.generators import clustered_weights
 
-from exact_oracle import exact_pieces
+from exact_oracle import exact_pieces, max_band_ratio
 
 ALPHAS = (0.05, 0.3, 0.7, 0.95)
 #: relative offset from the sharp constant of the pinned decisions
@@ -229,18 +229,8 @@ def test_band_zero_with_spread_neurons_is_undecided_not_a_pass():
 # -- a net's own constant ------------------------------------------------------------------------
 def _scan_2d(W, alpha, n=200_001):
     """c*(W) for d = 2 by a dense scan of directions (a lower bound of the sup)."""
-    k = W.shape[0] // 2
     t = np.linspace(0, 2 * np.pi, n)
-    X = np.stack([np.cos(t), np.sin(t)], 1)
-    Z = X @ W.T
-    S = np.where(Z > 0, Z, alpha * Z)
-    N = S[:, :k].sum(1) - S[:, k:].sum(1)
-    g = W[:k].mean(0) - W[k:].mean(0)
-    r = max(np.linalg.norm(W[:k] - W[:k].mean(0), axis=1).max(),
-            np.linalg.norm(W[k:] - W[k:].mean(0), axis=1).max())
-    D = X @ g
-    bad = np.sign(N) != np.sign(D)
-    return float((np.abs(D[bad]) / r).max()) if bad.any() else 0.0
+    return max_band_ratio(W, alpha, np.stack([np.cos(t), np.sin(t)], 1))
 
 
 @pytest.mark.parametrize("seed", [0, 1, pytest.param(2, marks=pytest.mark.slow)])

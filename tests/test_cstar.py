@@ -10,7 +10,7 @@ from linteach.certify.exact import ExactNet
 from linteach.certify.recheck import leaf_bound
 from linteach.generators import clustered_weights
 
-from exact_oracle import exact_pieces
+from exact_oracle import exact_pieces, max_band_ratio
 
 RTOL = 1e-2
 
@@ -30,18 +30,7 @@ def _replay(W, alpha, x):
 
 def _sampled_max_ratio(W, alpha, n=200_000, seed=0):
     """The largest band ratio among disagreeing random directions (a lower bound of c*)."""
-    k = W.shape[0] // 2
-    X = np.random.default_rng(seed).standard_normal((n, W.shape[1]))
-    Z = X @ W.T
-    S = np.where(Z > 0, Z, alpha * Z)
-    N = S[:, :k].sum(1) - S[:, k:].sum(1)
-    g = W[:k].mean(0) - W[k:].mean(0)
-    r = max(np.linalg.norm(W[:k] - W[:k].mean(0), axis=1).max(),
-            np.linalg.norm(W[k:] - W[k:].mean(0), axis=1).max())
-    D = X @ g
-    bad = np.sign(N) != np.sign(D)
-    return float((np.abs(D[bad]) / (r * np.linalg.norm(X[bad], axis=1))).max()) if bad.any() \
-        else 0.0
+    return max_band_ratio(W, alpha, np.random.default_rng(seed).standard_normal((n, W.shape[1])))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 3])
