@@ -2,7 +2,9 @@
 
 ``dev`` (``make test``): few examples, derandomized, so the suite is fast and repeatable.
 ``thorough`` (``make verify``-style runs): many examples, random.
-Select with ``HYPOTHESIS_PROFILE``; ``dev`` is the default.
+Select with ``HYPOTHESIS_PROFILE``; ``dev`` is the default.  ``pytest --thorough`` (what
+``make verify`` runs) gives the files of :data:`THOROUGH_FILES` the ``thorough`` profile and
+leaves every other file on the default one, in one session.
 
 Random numbers: a test that needs randomness takes the ``rng`` fixture (a fresh
 ``numpy.random.Generator``) or ``rng_seed`` (the integer behind it, for a test that must build
