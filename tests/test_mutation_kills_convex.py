@@ -66,3 +66,42 @@ def test_assumption4_refuses_a_dual_certificate_that_does_not_re_check(monkeypat
     monkeypatch.setattr(assumption4, "highs", swapped)
     with pytest.raises(SolverError, match="dual certificate failed"):
         assumption4.assumption4_lp(X_L, Y_L)
+
+
+def test_assumption4_point_deep_in_the_other_cone_has_slack_minus_one():
+    """The documented value of a strict violation is −1: the negative (1, 1)/√2 lies deep in
+    the positives' cone (z1, z2 ≥ 1 give z·x = (z1 + z2)/√2 ≥ √2 > 1, so the slack LP is
+    infeasible) and a z positive on e1, e2 is positive on it."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]) / np.array([[1.0], [1.0], [np.sqrt(2)]])
+    res = assumption4.assumption4_lp(X, [1.0, 1.0, -1.0])
+    assert res.slack[2] == -1.0 and not res.holds
+
+
+def test_assumption4_refuses_an_infeasible_answer_its_own_feasibility_lp_contradicts(
+        monkeypatch):
+    """If HiGHS calls X_L's negative point's slack LP infeasible (status 2: every z with
+    z1, z2 ≥ 1 would have z·(−e1) > 1) while the feasibility LP returns a z with z1 ≥ 1, so
+    z·(−e1) = −z1 < 0, the two answers contradict each other: SolverError, not a violation."""
+    real = assumption4.highs
+
+    def infeasible(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        if np.any(c) and len(b_ub) == 3:
+            res.status = 2
+        return res
+
+    monkeypatch.setattr(assumption4, "highs", infeasible)
+    with pytest.raises(SolverError, match="HiGHS status 2"):
+        assumption4.assumption4_lp(X_L, Y_L)
+
+
+def test_assumption4_with_the_origin_as_a_point_fails_at_it_without_warnings():
+    """z·0 = 0 for every z: a point at the origin is never strictly on either side, so its
+    slack is 0 (borderline: fails).  Its row is not normalised (nothing to divide by)."""
+    res = assumption4.assumption4_lp([[0.0, 0.0], [1.0, 0.0], [-1.0, 0.0]], [1, 1, -1])
+    assert res.slack[0] == 0.0 and not res.holds and res.witness_index == 0
+
+
+def test_assumption4_with_one_point_names_its_only_class():
+    with pytest.raises(ValueError, match=r"both classes for Assumption 4, got only \+1"):
+        assumption4.assumption4_lp([[1.0]], [1])
