@@ -32,6 +32,16 @@ def test_lp_feasible_decides_an_interval_at_any_scale(sparse, scale):
     assert assumption4.lp_feasible(wrap(G), np.array([2.0 * scale, -scale])) is False
 
 
+@pytest.mark.parametrize("scale", [1e-300, 1e300])
+def test_lp_feasible_decides_an_interval_whose_bounds_alone_are_extreme(scale):
+    """``θ ≥ s`` and ``−θ ≥ −2s`` is θ ∈ [s, 2s] (feasible); ``θ ≥ 2s`` and ``−θ ≥ −s`` is
+    empty, for s = 1e-300 and 1e300 while G is of order one: h must be brought to order one
+    too (left as is, 1e-300 is inside any solver tolerance of 0, and 1e300 past its infinity)."""
+    G = np.array([[1.0], [-1.0]])
+    assert assumption4.lp_feasible(G, np.array([scale, -2.0 * scale])) is True
+    assert assumption4.lp_feasible(G, np.array([2.0 * scale, -scale])) is False
+
+
 # -- linteach.assumption4.assumption4_lp --------------------------------------------------------
 #: positives e1, e2 and one negative −e1
 X_L = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
