@@ -162,4 +162,9 @@ NOTES: list = [
     "`np.maximum(mu, 0)` → `np.maximum(mu, -1)` differs only for a solver answer with a "
     "negative multiplier that still passes the re-check (dual feasibility ≤ 1e-6) on a "
     "program polish cannot improve; no such case was constructed.",
+    "assumption4: lem6.1 and thm6.2 hand lp_feasible an h of all ones and rows of order one, "
+    "so its rescaling of extreme or zero right-hand sides is seen by tests only; HiGHS never "
+    "returns a bad dual certificate or contradicting answers on the claims' data, so the "
+    "NumPy re-checks of `_a4_slack` fire only under a test that corrupts HiGHS's answer; the "
+    "claims read `holds` and the witness, not the value −1 of a strict violation's slack.",
 ]
