@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from linteach import assumption4
+from linteach import assumption4, convex
 from linteach.errors import SolverError
 
 
@@ -115,3 +115,10 @@ def test_assumption4_with_the_origin_as_a_point_fails_at_it_without_warnings():
 def test_assumption4_with_one_point_names_its_only_class():
     with pytest.raises(ValueError, match=r"both classes for Assumption 4, got only \+1"):
         assumption4.assumption4_lp([[1.0]], [1])
+
+
+# -- linteach.convex --------------------------------------------------------------------------
+def test_eq8_kernel_dual_solver_is_keyword_only():
+    """``solver`` follows ``*`` in the signature: passing it by position is a TypeError."""
+    with pytest.raises(TypeError):
+        convex.eq8_kernel_dual([[1.0, 0.0], [-1.0, 0.0]], [1, -1], 0.5, "CLARABEL")
