@@ -269,3 +269,6 @@ KILLED_BY.update({
         "the one-class message of a one-point set (test_assumption4_with_one_point_names_its_"
         "only_class): y[1] does not exist",
 })
+KILLED_BY[("convex", "eq8_kernel_dual", "core/ReplaceBinaryOperator_Mul_Div", 136)] = (
+    "keyword-only solver (test_eq8_kernel_dual_solver_is_keyword_only): every caller passes "
+    "it by keyword or not at all")

@@ -168,3 +168,12 @@ NOTES: list = [
     "NumPy re-checks of `_a4_slack` fire only under a test that corrupts HiGHS's answer; the "
     "claims read `holds` and the witness, not the value −1 of a strict violation's slack.",
 ]
+
+EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (
+    "equivalent: the floor under evals.max() never binds: X is at unit scale (its largest row "
+    "norm is 1) and no row is the origin, so yyᵀ∘K has a diagonal entry (1 + α²)·1 ≥ 1 and "
+    "its largest eigenvalue is at least 1; max(λ_max, c) = λ_max for any c below 1, 1e-300 "
+    "or −1")
+EQUIVALENT[("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 228)] = (
+    "equivalent: `side > 0` → `side >= 0` on the sides `_check_pattern` returns, which are "
+    "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0")
