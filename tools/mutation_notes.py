@@ -166,7 +166,14 @@ NOTES: list = [
     "so its rescaling of extreme or zero right-hand sides is seen by tests only; HiGHS never "
     "returns a bad dual certificate or contradicting answers on the claims' data, so the "
     "NumPy re-checks of `_a4_slack` fire only under a test that corrupts HiGHS's answer; the "
-    "claims read `holds` and the witness, not the value −1 of a strict violation's slack.",
+    "claims read `holds` and the witness, not the value −1 of a strict violation's slack.  "
+    "Of the mutants only the old tests killed: no claim reads `negative_cone_empty`; the "
+    "claims' data never put a point strictly inside the other class's cone, so the "
+    "status-2 branch's feasibility LP runs in tests only; `y <= cls` makes the positive "
+    "half's cone {z·x ≥ 1 on every point} empty, so only the other half is checked, and "
+    "every claim data set that fails the condition fails that other half too; `+G` in "
+    "lp_feasible asks G(−θ) ≥ h, the same question, but unary + is a TypeError on a sparse "
+    "G, which only an infeasible agreement pattern of nar_program passes (no claim's).",
 ]
 
 EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (
