@@ -162,6 +162,8 @@ NOTES: list = [
     "`np.maximum(mu, 0)` → `np.maximum(mu, -1)` differs only for a solver answer with a "
     "negative multiplier that still passes the re-check (dual feasibility ≤ 1e-6) on a "
     "program polish cannot improve; no such case was constructed.",
+    "convex: every claim and kit call of nar_program passes k and v by keyword, so the "
+    "defaults k=1 and v=1.0 are seen by tests only.",
     "assumption4: lem6.1 and thm6.2 hand lp_feasible an h of all ones and rows of order one, "
     "so its rescaling of extreme or zero right-hand sides is seen by tests only; HiGHS never "
     "returns a bad dual certificate or contradicting answers on the claims' data, so the "
