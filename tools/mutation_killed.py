@@ -240,3 +240,35 @@ KILLED_BY: dict = {
        "batch'; the mutant takes one norm over all runs, which a single run cannot show)"
        for op in ("core/ReplaceUnaryOperator_USub_Not", "core/NumberReplacer")},
 }
+
+# -- assumption4 (tests/test_mutation_kills_convex.py): HiGHS answers the claims' data never
+# make suspicious, and lp_feasible's rescaling, which no claim's data stress
+_A4_CERT = ("a dual certificate that keeps a ≥ 0 and the duality gap but breaks stationarity "
+            "is refused (test_assumption4_refuses_a_dual_certificate_that_does_not_re_check)")
+_H_ZERO = ("a zero right-hand side is feasible at θ = 0 (test_lp_feasible_with_a_zero_right_"
+           "hand_side_is_feasible); the mutant takes the max of no exponents")
+KILLED_BY.update({
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_Eq", 111): _A4_CERT,
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 111, 66): _A4_CERT,
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_NotEq", 104):
+        "a status-2 answer the feasibility LP contradicts (its z has z·x_j < 0) is a "
+        "SolverError, not a violation (test_assumption4_refuses_an_infeasible_answer_its_own_"
+        "feasibility_lp_contradicts)",
+    ("assumption4", "_a4_slack", "core/ReplaceUnaryOperator_USub_Not", 105):
+        "a strict violation has the documented slack −1 (test_assumption4_point_deep_in_the_"
+        "other_cone_has_slack_minus_one); the mutant's 0 still fails, so no verdict changes",
+    ("assumption4", "lp_feasible", "core/AddNot", 56): _H_ZERO,
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 56): _H_ZERO,
+    ("assumption4", "lp_feasible", "core/ReplaceBinaryOperator_Sub_Add", 57):
+        "h brought to order one when only its entries are extreme (test_lp_feasible_decides_"
+        "an_interval_whose_bounds_alone_are_extreme): the claims' h is all ones",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 150):
+        "a point at the origin: slack 0, no 0/0 (test_assumption4_with_the_origin_as_a_point_"
+        "fails_at_it_without_warnings)",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 154):
+        "the one-class message of a one-point set (test_assumption4_with_one_point_names_its_"
+        "only_class): y[1] does not exist",
+})
+KILLED_BY[("convex", "eq8_kernel_dual", "core/ReplaceBinaryOperator_Mul_Div", 136)] = (
+    "keyword-only solver (test_eq8_kernel_dual_solver_is_keyword_only): every caller passes "
+    "it by keyword or not at all")

@@ -162,4 +162,27 @@ NOTES: list = [
     "`np.maximum(mu, 0)` → `np.maximum(mu, -1)` differs only for a solver answer with a "
     "negative multiplier that still passes the re-check (dual feasibility ≤ 1e-6) on a "
     "program polish cannot improve; no such case was constructed.",
+    "convex: every claim and kit call of nar_program passes k and v by keyword, so the "
+    "defaults k=1 and v=1.0 are seen by tests only.",
+    "assumption4: lem6.1 and thm6.2 hand lp_feasible an h of all ones and rows of order one, "
+    "so its rescaling of extreme or zero right-hand sides is seen by tests only; HiGHS never "
+    "returns a bad dual certificate or contradicting answers on the claims' data, so the "
+    "NumPy re-checks of `_a4_slack` fire only under a test that corrupts HiGHS's answer; the "
+    "claims read `holds` and the witness, not the value −1 of a strict violation's slack.  "
+    "Of the mutants only the old tests killed: no claim reads `negative_cone_empty`; the "
+    "claims' data never put a point strictly inside the other class's cone, so the "
+    "status-2 branch's feasibility LP runs in tests only; `y <= cls` makes the positive "
+    "half's cone {z·x ≥ 1 on every point} empty, so only the other half is checked, and "
+    "every claim data set that fails the condition fails that other half too; `+G` in "
+    "lp_feasible asks G(−θ) ≥ h, the same question, but unary + is a TypeError on a sparse "
+    "G, which only an infeasible agreement pattern of nar_program passes (no claim's).",
 ]
+
+EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (
+    "equivalent: the floor under evals.max() never binds: X is at unit scale (its largest row "
+    "norm is 1) and no row is the origin, so yyᵀ∘K has a diagonal entry (1 + α²)·1 ≥ 1 and "
+    "its largest eigenvalue is at least 1; max(λ_max, c) = λ_max for any c below 1, 1e-300 "
+    "or −1")
+EQUIVALENT[("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 228)] = (
+    "equivalent: `side > 0` → `side >= 0` on the sides `_check_pattern` returns, which are "
+    "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0")

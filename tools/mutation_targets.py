@@ -84,4 +84,17 @@ TARGETS = {
                      "_lsl_scaled", "smoothed_margin_scaled", "smoothed_margin_from"],
                     ["min2024", "eq6"], ["tests/test_loss.py",
                                          "tests/test_mutation_kills_numerics.py"]),
+    # Condition 4 of Theorem 6.2 by HiGHS LPs (lem6.1: the antipodal and flipped sets;
+    # thm6.2: the condition before Eq. 8)
+    "assumption4": ("linteach/assumption4.py", ["assumption4_lp", "_a4_slack", "lp_feasible",
+                                                "highs"], ["lem6.1", "thm6.2"],
+                    ["tests/test_assumption4.py", "tests/test_convex.py",
+                     "tests/test_mutation_kills_convex.py"]),
+    # the paper's convex programs (odd-part: the SVM; consistency: Eq. 8's kernel dual on the
+    # orthogonal sets; thm6.2: Eq. 8; thm6.1: (P) on the agreement pattern)
+    "convex": ("linteach/convex.py", ["svm_no_bias", "_eq8_features", "solve_eq8",
+                                      "eq8_kernel_dual", "nar_program"],
+               ["odd-part", "consistency", "thm6.2", "thm6.1"],
+               ["tests/test_convex.py", "tests/test_assumption4.py",
+                "tests/test_mutation_kills_convex.py"]),
 }
