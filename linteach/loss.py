@@ -265,8 +265,9 @@ def smoothed_margin_scaled(lead, rest, log_norm):
 def smoothed_margin_from(log_loss_sum, log_norm):
     """Smoothed margin ``γ̃ = -log(e^{L_sum} - 1) / ‖W‖`` (Eq. 5, summed loss).
 
-    Takes ``log L_sum`` and ``log ‖W‖`` so it stays finite when ``L_sum`` underflows
-    or overflows (then ``γ̃ = −L_sum/‖W‖`` to double precision) and ``‖W‖`` overflows.  Meaningful (and ≤ γ̄) once ``L_sum < log 2``.
+    Takes ``log L_sum`` and ``log ‖W‖`` so it stays finite when ``L_sum`` underflows or
+    overflows (then ``γ̃ = −L_sum/‖W‖`` to double precision) and when ``‖W‖`` overflows.
+    ``γ̃ ≤ γ̄`` for every ``W ≠ 0`` (docs/math.md §4.2); it is positive once ``L_sum < log 2``.
     """
     return _smoothed_from(_real("log_loss_sum", log_loss_sum), _log_norm(log_norm))
 
