@@ -38,11 +38,13 @@ from .recheck import CertificateError, recheck
 from .inputs import check_net, swap_types
 from .search import SideSearch, Undecided
 from .adversary import adversarial_search
+from .plane import PlaneCStar, plane_c_star
 from .sharp import extremal_net, sharp_constant
 from .vertex import vertex_certificate
 
 __all__ = ["Decision", "CStar", "decide", "c_star", "witness_bound", "recheck", "sharp_constant",
-           "extremal_net", "adversarial_search", "CertificateError", "Undecided"]
+           "extremal_net", "adversarial_search", "plane_c_star", "PlaneCStar",
+           "CertificateError", "Undecided"]
 
 #: random points per side tried as witnesses before the branch and bound
 SAMPLES = 256
