@@ -148,3 +148,24 @@ def test_c_star_bad_start_names_the_argument(start, match):
     W = W[:, :3] if W.shape[1] >= 3 else W
     with pytest.raises(ValueError, match=match):
         c_star(W, alpha=a, start=start)
+
+
+def test_exact_net_keeps_a_points_values_without_changing_any_verdict(monkeypatch):
+    """ExactNet.witness keeps N, D and ‖x‖² per float point: the same point at another band,
+    a point one ulp away, and a net whose memory was cleared all answer as a fresh net."""
+    from linteach.certify import exact as exact_module
+    rng = np.random.default_rng(4)
+    W = clustered_weights(3, 4, r=0.3, rng=rng)
+    x = rng.standard_normal(4)
+    net = ExactNet(W, 0.4)
+    for c in (0.0, 0.1, 0.5, 2.0):
+        assert net.witness(x, c) == ExactNet(W, 0.4).witness(x, c)
+    y = np.nextafter(x, np.inf)
+    assert net.witness(y, 0.1) == ExactNet(W, 0.4).witness(y, 0.1)
+    monkeypatch.setattr(exact_module, "POINTS", 2)
+    small = ExactNet(W, 0.4)
+    points = rng.standard_normal((5, 4))
+    for p in points:
+        small.witness(p, 0.1)
+    assert len(small.points) <= 2
+    assert all(small.witness(p, 0.3) == ExactNet(W, 0.4).witness(p, 0.3) for p in points)

@@ -11,7 +11,10 @@ from fractions import Fraction as F
 
 import numpy as np
 
-__all__ = ["ExactNet"]
+__all__ = ["ExactNet", "POINTS"]
+
+#: points whose exact N, D and ‖x‖² an :class:`ExactNet` keeps
+POINTS = 4096
 
 
 def _dot(a, b):
@@ -44,6 +47,7 @@ class ExactNet:
                                               for row in self.u)]
         self.r2 = max(self.dev_w + self.dev_u)
         self.cache = {}
+        self.points = {}
 
     def sigma(self, z):
         return z if z > 0 else self.alpha * z
@@ -57,11 +61,22 @@ class ExactNet:
         return _dot(self.g, x)
 
     def witness(self, x, c) -> dict:
-        """Exact verdict on the point ``x`` at band constant ``c``: in the band? disagreeing?"""
-        x = [F(float(t)) if not isinstance(t, F) else t for t in x]
-        N, D = self.f(x), self.D(x)
+        """Exact verdict on the point ``x`` at band constant ``c``: in the band? disagreeing?
+
+        ``N``, ``D`` and ``‖x‖²`` of a float point are kept (the last :data:`POINTS` points),
+        so asking about the same point at another band costs only the band test."""
+        key = None if any(isinstance(t, F) for t in x) else tuple(float(t) for t in x)
+        got = self.points.get(key) if key is not None else None
+        if got is None:
+            xf = [t if isinstance(t, F) else F(float(t)) for t in x]
+            got = (self.f(xf), self.D(xf), _dot(xf, xf))
+            if key is not None:
+                if len(self.points) >= POINTS:
+                    self.points.clear()
+                self.points[key] = got
+        N, D, xx = got
         c = F(float(c))
-        in_band = D * D >= c * c * self.r2 * _dot(x, x)
+        in_band = D * D >= c * c * self.r2 * xx
         sign = lambda a: (a > 0) - (a < 0)  # noqa: E731
         return {"in_band": in_band, "disagree": sign(N) != sign(D), "N_over_v": N, "D": D}
 
