@@ -23,8 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from linteach.certify import (CertificateError, Undecided, c_star, decide, recheck,
-                              witness_bound)
+from linteach.certify import (CertificateError, Undecided, c_star, decide, plane_c_star,
+                              recheck, witness_bound)
 
 from .signs import TIE
 
@@ -34,6 +34,9 @@ __all__ = ["certify_band", "witness_slack", "sharp_ratio", "measure_evidence", "
 MAX_NODES = 400
 #: norm-QP nodes per side of one c*(W) bracket (over it the bracket stays open, and says so)
 CSTAR_NODES = 300
+#: relative width of a planar net's exact bracket (c*(W)² is exact; its float square root
+#: and the division by c_k(α) are within a few ulps)
+PLANE_ROUNDING = 1e-14
 
 
 def witness_slack(W, alpha, x) -> float:
@@ -121,9 +124,36 @@ def sharp_ratio(W, alpha, ck, *, rtol: float, close: bool = True,
                            f"the re-checked certificate at {out['hi']!r}·c_k")
     out["closed"] = out["hi"] is not None and out["lo"] > 0 and \
         out["hi"] <= out["lo"] * (1 + rtol) * (1 + 1e-12)
+    if W.shape[1] == 2:
+        _plane(W, alpha, ck, out)
     if not out["closed"]:
         out["reason"] = _open_reason(out)
     return out
+
+
+def _plane(W, alpha, ck, out) -> None:
+    """A planar net's c*(W), exactly (:func:`linteach.certify.plane_c_star` in rationals),
+    closes its bracket to float rounding, 0 included; it must lie in the bracket that
+    :func:`linteach.certify.c_star` certified independently, and its point (a tie, N = 0) is
+    replayed from Eq. 1 here."""
+    got = plane_c_star(W, alpha, exact=True)
+    c = float(np.sqrt(float(got.c2))) / ck
+    hi = c * (1 + PLANE_ROUNDING)
+    lo = 0.0
+    if got.x is not None:  # the witness's own band ratio, replayed from Eq. 1 here
+        k = W.shape[0] // 2
+        r = np.sqrt(max(np.max(np.sum((W[:k] - W[:k].mean(0)) ** 2, 1)),
+                        np.max(np.sum((W[k:] - W[k:].mean(0)) ** 2, 1))))
+        g = W[:k].mean(0) - W[k:].mean(0)
+        lo = abs(float(g @ got.x)) / (r * float(np.linalg.norm(got.x))) * (1 - 1e-9) / ck
+        if not _replays(W, alpha, got.x, lo * ck):  # a defect, loudly
+            raise RuntimeError(f"the planar witness {got.x.tolist()} does not disagree at "
+                               f"band {lo * ck!r} when re-evaluated from Eq. 1")
+    if hi < out["lo"] or (out["hi"] is not None and c * (1 - PLANE_ROUNDING) > out["hi"]):
+        raise RuntimeError(f"the exact planar c*(W)/c_k = {c!r} lies outside the certified "
+                           f"bracket [{out['lo']!r}, {out['hi']!r}]")
+    out.update(lo=max(lo, out["lo"]), hi=hi, closed=hi <= max(lo, out["lo"]) * (1 + 1e-6)
+               or c == 0, exact=True, reason=None)
 
 
 def _replays(W, alpha, x, band) -> bool:
@@ -205,6 +235,7 @@ def measure_cstar(ctx, results, *, rtol, strict) -> None:
     tried = [(c, r) for c, r in rows if c.get("attempted")]
     rest = [c["lo"] for c, r in rows if not c.get("attempted")]
     m = {"cases": len(rows), "rtol": rtol, "attempted": len(tried), "closed": len(closed),
+         "closed_exactly": sum(bool(c.get("exact")) for c, _ in closed),
          "upper_end_every_case": 1 + strict,
          "open": [{"case": name(r), "lo": c["lo"], "hi": c["hi"], "reason": c["reason"]}
                   for c, r in tried if not c.get("closed")]}
@@ -229,7 +260,9 @@ def measure_cstar(ctx, results, *, rtol, strict) -> None:
             f"disagreement), over c_k(α) of its width, on {len(rows)} certified random/loose "
             f"nets: every one is ≤ 1 + {strict:g} (its certificate at the sharp band). "
             f"Brackets attempted on {len(tried)} of them (the first cases of each family, "
-            f"CSTAR_CASES at the budget), closed to {rtol:g} relative on {len(closed)}")
+            f"CSTAR_CASES at the budget), closed to {rtol:g} relative on {len(closed)}"
+            + (f" ({m['closed_exactly']} of them planar, d = 2: c*(W)² exactly in rationals, "
+               "inside the certified bracket)" if m["closed_exactly"] else ""))
     if closed:
         note += (f": c*(W)/c_k(α) min {m['closed_min']:.3g}, median {m['closed_median']:.3g}, "
                  f"max {m['closed_max']:.4g} ({m['seed_of_max']}, k = {m['k_of_max']}), the "

@@ -202,3 +202,27 @@ def test_sharp_ratio_closes_a_bracket_and_replays_its_witness(monkeypatch):
     monkeypatch.setattr(certified, "c_star", lambda *a, **kw: fake)
     with pytest.raises(RuntimeError, match="does not disagree"):
         certified.sharp_ratio(W, 0.5, ck, rtol=1e-2, rng=0)
+
+
+@pytest.mark.parametrize("broken", ["witness_below", "certified_above", "exceeded"])
+def test_a_construction_that_stops_pinning_or_a_search_counterexample_fails(broken):
+    """The sharp-constant section is evidence, not only a measurement: a pinned construction
+    without its witness or its certificate, or a searched net whose exact c*(W) exceeds
+    c_k, makes the claim FAIL."""
+    from proofs_check.engine.contract import Case
+    pin = {"k": 3, "alpha": 0.3, "witness_below": True, "witness_ratio_over_ck": 1 - 5e-10,
+           "certified_above": True, "certified_slack": 1e-9}
+    search = {"k": 3, "alpha": 0.3, "full": False, "best": 0.999, "exceeded": False}
+    if broken == "exceeded":
+        search.update(best=1.01, exceeded=True)
+    else:
+        pin[broken] = False
+    ctx = fresh_context(thm5_1)
+    thm5_1._record_sharp(ctx, Case("sharp-constant", 1), {"pins": [pin], "search": [search]})
+    assert verdict_of(ctx) == "FAIL"
+    healthy = fresh_context(thm5_1)
+    thm5_1._record_sharp(healthy, Case("sharp-constant", 1),
+                         {"pins": [dict(pin, witness_below=True, certified_above=True)],
+                          "search": [dict(search, best=0.999, exceeded=False)]})
+    assert healthy.worst[thm5_1.ATTAINED].slack >= 0
+    assert healthy.worst[thm5_1.SHARP_CLAUSE].slack >= 0
