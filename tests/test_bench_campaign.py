@@ -78,3 +78,26 @@ def test_sgd_rows_time_the_callback_and_the_on_epoch_filing_against_plain_sgd():
     for row_id in ("C2 callback", "C2 on_epoch"):
         assert rows[row_id]["value"] > 0 and rows[row_id]["met"] in (True, False)
     assert rows["C2 on_epoch"]["target"] == "<= 1.2×"
+
+
+def test_claim_rows_run_at_a_campaign_size_and_say_so(monkeypatch):
+    """Rows C3 measure CAMPAIGN_CASES cases per family (the standard budget's own few cases
+    cannot show batching), pass that size to the throughput run, and name it in the row."""
+    import json
+    import subprocess
+    seen = {}
+    out = [{"claim": "eq6", "chunk": {"now": 128, "old": 4}, "speedup": 6.0,
+            "same_report": True, "now": {"cases": 64, "cases_per_s": 4.0, "seconds": 16.0,
+                                        "verdict": "PASS"},
+            "old": {"cases": 64, "cases_per_s": 0.66, "seconds": 97.0}}]
+
+    def fake_run(args, **kw):
+        seen["args"] = args
+        return subprocess.CompletedProcess(args, 0, stdout=json.dumps(out) + "\n", stderr="")
+    monkeypatch.setattr(rc.subprocess, "run", fake_run)
+    rows = rc.claim_throughput(claims=("eq6",))
+    assert seen["args"][-2:] == ["--cases", str(rc.CAMPAIGN_CASES)]
+    assert rows[0]["id"] == f"C3 eq6 (standard sizes, {rc.CAMPAIGN_CASES} cases per family)"
+    assert rows[0]["met"] is True
+    rc.claim_throughput(claims=("eq6",), cases=None)
+    assert "--cases" not in seen["args"]

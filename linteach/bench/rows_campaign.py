@@ -9,8 +9,10 @@
   a callback) and of the trainer filing each epoch's updates itself (``on_epoch``, how the
   Thm 4.1 audit runs).
 * **C3 (claims)**: cases per second per worker of each claim check, its whole check run in
-  one process at a budget, with its batching and with the grouping it had before (side by
-  side, same process), via ``python -m proofs_check.throughput`` in a subprocess (the library
+  one process at a budget's sizes with :data:`CAMPAIGN_CASES` cases per family (a
+  campaign: the standard budget itself draws only a few cases per family, too few for
+  batching to show), with its batching and with the grouping it had before (side by side,
+  same process), via ``python -m proofs_check.throughput`` in a subprocess (the library
   never imports the checks).  Its two reports must agree exactly.
 
 Sizes below are the claim families' (``proofs_check/claims/*.py``, ``kit/sgd_configs.py``).
@@ -44,6 +46,8 @@ SPEEDUP_CLAIMS = ("thm4.1", "eq6", "thm6.1", "thm6.2", "lem6.1", "appJ")
 CLAIMS = SPEEDUP_CLAIMS + ("appK",)
 #: steps per timed call (amortises the per-call setup and the two records)
 FLOW_STEPS = 100
+#: cases per family of rows C3 (``--cases`` of ``proofs_check.throughput``)
+CAMPAIGN_CASES = 32
 
 
 def _row(row_id, title, *, value, target_op, target, unit="×", **extra):
@@ -147,11 +151,14 @@ def sgd_updates(*, repeats: int, seed: int = 4) -> list:
     return rows
 
 
-def claim_throughput(*, budget: str = "standard", claims=CLAIMS, timeout=7200.0) -> list:
-    """Rows C3: per-worker cases/s of each claim check now vs its old grouping."""
+def claim_throughput(*, budget: str = "standard", cases=CAMPAIGN_CASES, claims=CLAIMS,
+                     timeout=7200.0) -> list:
+    """Rows C3: per-worker cases/s of each claim check now vs its old grouping, at ``cases``
+    per family (None: the budget's own counts)."""
+    size = [] if cases is None else ["--cases", str(int(cases))]
     with tempfile.TemporaryDirectory() as tmp:  # run elsewhere: never read the current folder
         proc = subprocess.run([sys.executable, "-m", "proofs_check.throughput", "--claims",
-                               ",".join(claims), "--budget", budget], cwd=tmp,
+                               ",".join(claims), "--budget", budget, *size], cwd=tmp,
                               capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         return [_row(f"C3 claims ({budget})", "claim throughput", value=None, target_op=">=",
@@ -164,7 +171,8 @@ def claim_throughput(*, budget: str = "standard", claims=CLAIMS, timeout=7200.0)
         # a check whose grouping did not change has no old run: today's speed is its speed
         speedup = m.get("speedup", 1.0)
         target = SPEEDUP_TARGET if m["claim"] in SPEEDUP_CLAIMS else 1.0
-        rows.append(_row(f"C3 {m['claim']} ({budget})",
+        where = budget if cases is None else f"{budget} sizes, {int(cases)} cases per family"
+        rows.append(_row(f"C3 {m['claim']} ({where})",
                          f"{m['claim']} cases/s per worker, now / before batching",
                          value=speedup, target_op=">=", target=target,
                          detail={"cases": now["cases"], "cases/s now": now["cases_per_s"],

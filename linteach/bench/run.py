@@ -64,7 +64,12 @@ def main(argv=None) -> int:
     p.add_argument("--campaign-budgets", default="standard",
                    help="budgets of the per-claim cases/s rows C3 (comma-separated; "
                         "'' skips them; thorough takes tens of minutes)")
+    p.add_argument("--campaign-cases", type=int, default=rows_campaign.CAMPAIGN_CASES,
+                   help="cases per family of rows C3 (a campaign's size; 0 = the budget's "
+                        "own counts, few at standard, so batching cannot show)")
     args = p.parse_args(argv)
+    if args.campaign_cases < 0:
+        p.error(f"`--campaign-cases` must be >= 0, got {args.campaign_cases}")
     if args.blas_threads < 0:
         p.error(f"`--blas-threads` must be >= 0, got {args.blas_threads}")
     for name in ("md", "json"):  # fail before minutes of measuring, not after
@@ -79,7 +84,8 @@ def main(argv=None) -> int:
     info["torch_threads"] = None if torch is None else torch.get_num_threads()
     plan = [] if args.campaign_only else _plan(repeats, quick=args.quick,
                                                skip_verify=args.skip_verify)
-    plan += rows_campaign_plan(repeats, [b for b in args.campaign_budgets.split(",") if b])
+    plan += rows_campaign_plan(repeats, [b for b in args.campaign_budgets.split(",") if b],
+                               cases=args.campaign_cases or None)
     steps = Steps("bench", len(plan), quiet=args.quiet)
     steps.write(table([]))
     rows, env_rows = [], []
@@ -143,7 +149,7 @@ def _plan(repeats, *, quick, skip_verify):
     return plan
 
 
-def rows_campaign_plan(repeats, budgets):
+def rows_campaign_plan(repeats, budgets, *, cases=None):
     """Rows C (:mod:`linteach.bench.rows_campaign`): flow and SGD steps, claims' cases/s."""
     plan = [("rows C1: flow step per run vs R, per claim family", "speed",
              lambda: rows_campaign.flow_steps(repeats=max(3, repeats // 2))),
@@ -152,7 +158,7 @@ def rows_campaign_plan(repeats, budgets):
     for budget in budgets:
         plan.append((f"rows C3: claims' cases/s per worker ({budget} budget, minutes)",
                      "verify", lambda budget=budget: rows_campaign.claim_throughput(
-                         budget=budget)))
+                         budget=budget, cases=cases)))
     return plan
 
 
