@@ -12,6 +12,7 @@ With :mod:`linteach.convex`, the only modules that import cvxpy (both imported l
 """
 from __future__ import annotations
 
+import functools
 import warnings
 
 import cvxpy as cp
@@ -39,8 +40,15 @@ class Infeasible(Exception):
     error or answer."""
 
 
+@functools.lru_cache(maxsize=1)
+def _installed():
+    """cvxpy's installed solvers, asked once per process (the answer cannot change while it
+    runs; asking imports every solver interface, about 14 ms, once per program solved)."""
+    return tuple(cp.installed_solvers())
+
+
 def _solvers(solver):
-    installed = cp.installed_solvers()
+    installed = _installed()
     if solver is None:
         return [s for s in SOLVER_ORDER if s in installed]
     if not isinstance(solver, str):
