@@ -394,3 +394,17 @@ def test_assumption4_point_deep_in_the_other_cone_is_a_violation_with_witness():
     assert not res.holds and res.witness_index == 2
     z = res.witness
     assert np.all(X[y > 0] @ z >= 1 - POLISHED) and X[2] @ z >= 0
+
+
+def test_clarabel_through_its_own_api_equals_clarabel_through_cvxpy(monkeypatch, rng):
+    """The direct call (DIRECT_CLARABEL) solves the same programs as cvxpy's Clarabel: the
+    SVM, Eq. 8 and the lifted pattern program agree to the polished tolerance."""
+    from linteach import qp
+    X, y = teacher_data(rng)
+    programs = (lambda: np.concatenate(cv.solve_eq8(X, y, ALPHA)),
+                lambda: cv.svm_no_bias(X, y),
+                lambda: cv.nar_program(X, y, ALPHA, *par_pattern(y, ALPHA), k=2).ravel())
+    direct = [solve() for solve in programs]
+    monkeypatch.setattr(qp, "DIRECT_CLARABEL", False)
+    for got, solve in zip(direct, programs):
+        np.testing.assert_allclose(got, solve(), rtol=POLISHED, atol=POLISHED)
