@@ -206,9 +206,11 @@ def scale_section(doc: dict) -> str:
     m = doc.get("machine", {})
     out = [BEGIN, "", f"Measured on {m.get('cpus', '?')} CPUs ({m.get('cpu', '?')}), load "
            f"average at the end {' / '.join(f'{x:.1f}' for x in m.get('load_average_end', []))}; "
-           "rows C3 may come from a longer run than C1/C2 (``merged``); every ratio is "
-           "a median of per-repeat ratios timed interleaved in one process (absolute times "
-           "on a shared machine are noise, ratios much less so).", ""]
+           "rows C3 may come from a longer run than C1/C2 (``merged``). The C1/C2 ratios "
+           "are medians of per-repeat ratios timed interleaved in one process (absolute "
+           "times on a shared machine are noise, ratios much less so); a C3 ratio is one "
+           "whole check under each grouping in turn (minutes each, the order alternated by "
+           "claim), so load that changes between the two runs moves it.", ""]
     steps = [r for r in rows if r["id"].endswith(" ratio")]
     if steps:
         out += ["| family | µs/step/run at R=1 | 16 | 64 | 256 | two-matmul floor µs | one "
