@@ -249,7 +249,7 @@ def test_c_star_brackets_a_dense_scan_in_two_dimensions(seed):
 
 
 @pytest.mark.slow  # about a second of CPU per width (α = 0.7: make check-dist; the claim
-@pytest.mark.parametrize("k", [2, 3, 4, 5, 6])  # runs both α at standard and reports them)
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 6])  # searches α = 0.3 at standard, four α thorough)
 @pytest.mark.parametrize("a", [0.3, pytest.param(0.7, marks=pytest.mark.long)])
 def test_adversarial_search_comes_within_one_percent_and_never_exceeds(k, a):
     """From random nets (seed 1, the budgets' schedule), the search reaches

@@ -24,7 +24,7 @@ ALPHAS = (0.05, 0.3, 0.7, 0.95)
 OFFSET = 1e-9
 #: adversarial search per budget: (widths, slopes α, restarts, evaluations per restart),
 #: over the reduced parametrisation and (``FULL_SEARCH``) over the whole planar W
-SEARCH = {"quick": ((), (), 0, 0), "standard": (KS, (0.3, 0.7), 3, 80),
+SEARCH = {"quick": ((), (), 0, 0), "standard": (KS, (0.3,), 3, 80),
           "thorough": (KS, ALPHAS, 3, 80)}
 FULL_SEARCH = {"quick": ((), (), 0, 0), "standard": ((), (), 0, 0),
                "thorough": (KS, (0.3,), 4, 1500)}
