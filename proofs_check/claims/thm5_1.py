@@ -24,7 +24,7 @@ from ..engine.context import Context, verdict_of
 from ..kit.linear_regime import NET_SPEC, draw_net, draw_points, extremal_net, sharp
 from ..kit.audit import audit_cases
 from ..kit.certified import certify_band, measure_cstar, measure_evidence, sharp_ratio
-from ..kit.sharp_report import sharp_constant_report
+from ..kit.sharp_report import KS, pin_construction, sharp_constant_report
 from ..kit.signs import sign_agreement
 
 __all__ = ["CLAIM", "FAMILIES", "BAND", "STRICT", "ATTAINED", "check", "draw_points",
@@ -61,7 +61,8 @@ CLAIM = Claim(
           "and k = 1 families; points uniform, on the band edge, 1e-9 inside and outside it, "
           "and deep in the regime; the extremal construction of docs/math.md §5 at c ∈ [c*, 2]",
     control="ReLU (α = 0) nets must show violations; the constant shrunk to 0.9·(1−α)/(1+α) "
-            "must show violations on the extremal construction",
+            "must show violations on the extremal construction; 1.1·c_k(α) pinned as if "
+            "attained must find no witness",
     clauses=(Clause(CLAUSE, "s·N/(v·k·|D|) on the band |D| ≥ 2r‖x‖: min over the sampled "
                     "points and the certificate's exact lower bound (< 0: a disagreement)",
                     evidence="proved", slack_unit="fraction of v·k·|(w̄ − ū)·x|"),
@@ -76,6 +77,9 @@ CLAIM = Claim(
 
 #: shrink factor of the second negative control (strictly below the sharp constant)
 SHRINK = 0.9
+#: the third control pins ENLARGE·c_k(α) as if it were attained (it is not: above c_k every
+#: net is certified), at α = ENLARGE_ALPHA for every width of the pins
+ENLARGE, ENLARGE_ALPHA = 1.1, 0.3
 #: cases per family in each negative control (ReLU's zero cone needs exact arithmetic: slow)
 CONTROL_CASES = 10
 #: cases per ctx.map item (cases are cheap; this amortises the per-item overhead)
@@ -265,9 +269,17 @@ def _control(ctx) -> None:
         _run(sub, families, count=CONTROL_CASES, **kwargs)
         verdicts[name] = {"verdict": verdict_of(sub),
                           "violations": sub.worst[CLAUSE].violations if CLAUSE in sub.worst else 0}
+    sub = ctx.control_context("control-enlarged", clauses=(ATTAINED,))
+    subs.append(sub)
+    for case in sub.cases(1, "sharp-constant"):
+        pins = [pin_construction(k, ENLARGE_ALPHA, factor=ENLARGE) for k in KS]
+        _record_sharp(sub, case, {"pins": pins, "search": []}, clauses=(ATTAINED,))
+    verdicts["enlarged"] = {"verdict": verdict_of(sub), "violations":
+                            sub.worst[ATTAINED].violations if ATTAINED in sub.worst else 0}
     ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
-                         "ReLU nets (α = 0), and the regime constant shrunk to "
-                         f"{SHRINK}·(1−α)/(1+α) on the extremal construction, must both FAIL",
+                         "ReLU nets (α = 0), the regime constant shrunk to "
+                         f"{SHRINK}·(1−α)/(1+α) on the extremal construction, and "
+                         f"{ENLARGE}·c_k(α) pinned as if attained, must all FAIL",
                          controls=subs, **verdicts)
 
 
@@ -307,7 +319,7 @@ def _sharp_section(ctx) -> None:
         _record_sharp(ctx, sharp_cases[0], report["measure"])
 
 
-def _record_sharp(ctx, case, measure) -> None:
+def _record_sharp(ctx, case, measure, *, clauses=(ATTAINED, SHARP_CLAUSE)) -> None:
     """The pinned constructions as ATTAINED (and their certificates as SHARP_CLAUSE)
     evaluations; a search net whose exact c*(W) exceeds c_k(α) is an exact SHARP_CLAUSE
     violation (a search that found nothing adds no evidence: the clause stays proved by
@@ -316,8 +328,9 @@ def _record_sharp(ctx, case, measure) -> None:
         where = {"k": pin["k"], "alpha": pin["alpha"]}
         ctx.record(ATTAINED, 1.0 if pin["witness_below"] else -1.0, case,
                    witness_ratio_over_ck=pin["witness_ratio_over_ck"], **where)
-        ctx.record(SHARP_CLAUSE, pin["certified_slack"] if pin["certified_above"] else -1.0,
-                   case, **where)
+        if SHARP_CLAUSE in clauses:
+            ctx.record(SHARP_CLAUSE, pin["certified_slack"] if pin["certified_above"]
+                       else -1.0, case, **where)
     for s in measure["search"]:
         if s["exceeded"]:
             ctx.record(SHARP_CLAUSE, 1.0 - s["best"], case, k=s["k"], alpha=s["alpha"],

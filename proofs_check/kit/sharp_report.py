@@ -30,9 +30,12 @@ FULL_SEARCH = {"quick": ((), (), 0, 0), "standard": ((), (), 0, 0),
                "thorough": (KS, (0.3,), 4, 1500)}
 
 
-def pin_construction(k: int, alpha: float) -> dict:
-    """Witness at ``(1 − OFFSET)c_k`` on the net built there; certificates at ``(1 + OFFSET)c_k``."""
-    ck = sharp_constant(k, alpha)
+def pin_construction(k: int, alpha: float, *, factor: float = 1.0) -> dict:
+    """Witness at ``(1 − OFFSET)c_k`` on the net built there; certificates at ``(1 + OFFSET)c_k``.
+
+    ``factor`` pins ``factor·c_k`` instead (a negative control: above c_k no net has a
+    witness, so the pin must fail)."""
+    ck = factor * sharp_constant(k, alpha)
     below = ck * (1 - OFFSET)
     W, x = extremal_net(k, alpha, c=below)
     got = decide(W, alpha=alpha, c=below)

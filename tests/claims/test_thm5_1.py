@@ -226,3 +226,21 @@ def test_a_construction_that_stops_pinning_or_a_search_counterexample_fails(brok
                           "search": [dict(search, best=0.999, exceeded=False)]})
     assert healthy.worst[thm5_1.ATTAINED].slack >= 0
     assert healthy.worst[thm5_1.SHARP_CLAUSE].slack >= 0
+
+
+def test_the_enlarged_constant_control_fails_and_a_control_that_ignores_it_is_not_caught(
+        monkeypatch):
+    """The third control pins ENLARGE·c_k as if attained: it must FAIL.  A planted control
+    that pins c_k itself (the factor dropped) passes, so the claim's control is not caught."""
+    from proofs_check.kit import sharp_report
+    ctx = fresh_context(thm5_1)
+    thm5_1._control(ctx)
+    assert ctx.control["caught"] and ctx.control["enlarged"]["verdict"] == "FAIL"
+    assert ctx.control["enlarged"]["violations"] == len(sharp_report.KS)
+    real = sharp_report.pin_construction
+    monkeypatch.setattr(thm5_1, "pin_construction",
+                        lambda k, a, factor=1.0: real(k, a))  # the factor ignored
+    planted = fresh_context(thm5_1)
+    thm5_1._control(planted)
+    assert not planted.control["caught"]
+    assert planted.control["enlarged"]["verdict"] != "FAIL"
