@@ -24,7 +24,8 @@ def test_appj_catches_its_control():
 
 
 @pytest.mark.slow
-def test_appj_passes_on_a_recorded_witness_case():
+@pytest.mark.claim_rerun  # make verify's first step runs this case, and step 2 compares its
+def test_appj_passes_on_a_recorded_witness_case():  # witness count with the committed report
     """An existence claim: replaying a case of the standard run that had witnesses must PASS."""
     result = run_one("appJ", seed=0, budget="standard", replay=WITNESS_CASE)
     assert result.error is None, result.error
