@@ -23,8 +23,9 @@ from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.linear_regime import NET_SPEC, draw_net, draw_points, extremal_net, sharp
 from ..kit.audit import audit_cases
-from ..kit.certified import certify_band, measure_cstar, measure_evidence, sharp_ratio
-from ..kit.sharp_report import KS, pin_construction, sharp_constant_report
+from ..kit.certified import certify_nets, sharp_ratio
+from ..kit.cstar_report import measure_cstar, measure_evidence
+from ..kit.sharp_report import enlarged_control, sharp_section
 from ..kit.signs import sign_agreement
 
 __all__ = ["CLAIM", "FAMILIES", "BAND", "STRICT", "ATTAINED", "check", "draw_points",
@@ -172,46 +173,10 @@ def _sampled_at(net, W, X, band):
 
 
 def _certify(nets, alpha, c, k, *, sampled=None) -> dict:
-    """Exact decisions for every net of a case; per clause the weakest status, least slack.
-
-    The cheap sampled pass comes first: a clause whose sampled points already hold an exact
-    disagreement (``sampled[clause]`` has a slack < 0; the signs there are exact) is a
-    witness without a decision.  A certificate at band c' covers every band c ≥ c' (a
-    smaller band), so one decision at the strict sharp constant c_k(α)(1 + STRICT) ≤ BAND
-    proves both clauses; the band BAND is decided on its own only when that one is not a
-    certificate.
-    """
-    sampled = sampled or {}
-    sharp_band = _sharp_band(alpha, c, k)
-    bad = {clause: s is not None and float(np.min(s)) < 0 for clause, s in sampled.items()}
-    per = {CLAUSE: [], SHARP_CLAUSE: []}
-    for clause in (CLAUSE, SHARP_CLAUSE):
-        if bad.get(clause):
-            per[clause].append({"status": "witness", "slack": float(np.min(sampled[clause])),
-                                "band": sharp_band if clause == SHARP_CLAUSE else c,
-                                "ratio": None, "source": "sampled"})
-    for W in nets if not per[CLAUSE] else ():
-        got = None
-        if sharp_band is not None and not per[SHARP_CLAUSE]:
-            got = certify_band(W, alpha, sharp_band)
-            per[SHARP_CLAUSE].append(dict(got, band=sharp_band))
-        if got is None or got["status"] != "proved":
-            got = dict(certify_band(W, alpha, c), band=c)
-        else:
-            got = dict(got, band=sharp_band, covers=c)
-        per[CLAUSE].append(got)
-        if got["status"] == "witness":  # an exact disagreement: the case fails, stop here
-            break
-    out = {}
-    for clause, got in per.items():
-        if not got:
-            continue
-        worst = min(got, key=lambda g: ("witness", "undecided", "proved").index(g["status"]))
-        slacks = [g["slack"] for g in got if g.get("slack") is not None]
-        out[clause] = {"status": worst["status"], "band": worst["band"],
-                       "slack": min(slacks) if slacks else None,
-                       "reason": worst.get("reason"), "ratio": worst.get("ratio")}
-    return out
+    """Exact decisions for every net of a case at the band ``c`` and the strict sharp band
+    (:func:`proofs_check.kit.certified.certify_nets`)."""
+    return certify_nets(nets, alpha, c, _sharp_band(alpha, c, k), sampled=sampled,
+                        clauses=(CLAUSE, SHARP_CLAUSE))
 
 
 def evaluate_cases(item) -> list:
@@ -271,9 +236,7 @@ def _control(ctx) -> None:
                           "violations": sub.worst[CLAUSE].violations if CLAUSE in sub.worst else 0}
     sub = ctx.control_context("control-enlarged", clauses=(ATTAINED,))
     subs.append(sub)
-    for case in sub.cases(1, "sharp-constant"):
-        pins = [pin_construction(k, ENLARGE_ALPHA, factor=ENLARGE) for k in KS]
-        _record_sharp(sub, case, {"pins": pins, "search": []}, clauses=(ATTAINED,))
+    enlarged_control(sub, attained=ATTAINED, factor=ENLARGE, alpha=ENLARGE_ALPHA)
     verdicts["enlarged"] = {"verdict": verdict_of(sub), "violations":
                             sub.worst[ATTAINED].violations if ATTAINED in sub.worst else 0}
     ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
@@ -287,7 +250,7 @@ def check(ctx: Context) -> None:
     results = _run(ctx, list(FAMILIES))
     if results:
         _measure(ctx, results)
-    _sharp_section(ctx)
+    sharp_section(ctx, attained=ATTAINED, sharp=SHARP_CLAUSE)
     audit_cases(ctx, ctx.drawn, audit_subject)
     _control(ctx)
 
@@ -306,35 +269,6 @@ def _measure(ctx, results) -> None:
                  "every neuron is off")
     measure_evidence(ctx, results)
     measure_cstar(ctx, results, rtol=CSTAR_RTOL, strict=STRICT)
-
-
-def _sharp_section(ctx) -> None:
-    """The sharp constant's pins and the search over nets (kit/sharp_report.py), on the case
-    of family ``sharp-constant`` (its own, so ``--replay`` reruns it alone)."""
-    sharp_cases = ctx.cases(1, "sharp-constant")
-    if sharp_cases:  # not when replaying another family
-        report = sharp_constant_report(ctx.budget, rng=sharp_cases[0].rng)
-        ctx.measure("sharp_constant", report["measure"])
-        ctx.note(report["note"])
-        _record_sharp(ctx, sharp_cases[0], report["measure"])
-
-
-def _record_sharp(ctx, case, measure, *, clauses=(ATTAINED, SHARP_CLAUSE)) -> None:
-    """The pinned constructions as ATTAINED (and their certificates as SHARP_CLAUSE)
-    evaluations; a search net whose exact c*(W) exceeds c_k(α) is an exact SHARP_CLAUSE
-    violation (a search that found nothing adds no evidence: the clause stays proved by
-    the certified cases)."""
-    for pin in measure["pins"]:
-        where = {"k": pin["k"], "alpha": pin["alpha"]}
-        ctx.record(ATTAINED, 1.0 if pin["witness_below"] else -1.0, case,
-                   witness_ratio_over_ck=pin["witness_ratio_over_ck"], **where)
-        if SHARP_CLAUSE in clauses:
-            ctx.record(SHARP_CLAUSE, pin["certified_slack"] if pin["certified_above"]
-                       else -1.0, case, **where)
-    for s in measure["search"]:
-        if s["exceeded"]:
-            ctx.record(SHARP_CLAUSE, 1.0 - s["best"], case, k=s["k"], alpha=s["alpha"],
-                       search="full W" if s["full"] else "reduced")
 
 
 # -- engine audit (proofs_check.kit.audit): this claim's objects, rebuilt from a case seed --

@@ -15,7 +15,8 @@ import numpy as np
 
 from linteach.certify import adversarial_search, decide, extremal_net, recheck, sharp_constant
 
-__all__ = ["sharp_constant_report", "pin_construction", "KS", "ALPHAS", "OFFSET"]
+__all__ = ["sharp_constant_report", "sharp_section", "record_sharp", "enlarged_control",
+           "pin_construction", "KS", "ALPHAS", "OFFSET"]
 
 #: widths and slopes at which the construction is pinned
 KS = (2, 3, 4, 5, 6)
@@ -94,3 +95,42 @@ def sharp_constant_report(budget: str, *, rng) -> dict:
     return {"measure": measure, "note": note, "held": held and not exceeded,
             "best": best, "search_rows": [np.asarray(s["W"]).tolist() if s["W"] is not None
                                           else None for s in searches]}
+
+
+def sharp_section(ctx, *, attained: str, sharp: str) -> None:
+    """The pins and the search, measured, noted and recorded (:func:`record_sharp`) on the
+    case of family ``sharp-constant`` (its own family, so ``--replay`` reruns it alone)."""
+    cases = ctx.cases(1, "sharp-constant")
+    if cases:  # not when replaying another family
+        report = sharp_constant_report(ctx.budget, rng=cases[0].rng)
+        ctx.measure("sharp_constant", report["measure"])
+        ctx.note(report["note"])
+        record_sharp(ctx, cases[0], report["measure"], attained=attained, sharp=sharp)
+
+
+def record_sharp(ctx, case, measure, *, attained: str, sharp: str | None) -> None:
+    """The pinned constructions as ``attained`` evaluations (1: an exact witness at
+    (1 − OFFSET)c_k, −1: none) and, with ``sharp``, their certificates at (1 + OFFSET)c_k as
+    ``sharp`` evaluations; a searched net whose exact c*(W) exceeds c_k(α) is an exact
+    ``sharp`` violation (a search that found nothing adds no evidence: that clause stays
+    proved by the certified cases)."""
+    for pin in measure["pins"]:
+        where = {"k": pin["k"], "alpha": pin["alpha"]}
+        ctx.record(attained, 1.0 if pin["witness_below"] else -1.0, case,
+                   witness_ratio_over_ck=pin["witness_ratio_over_ck"], **where)
+        if sharp is not None:
+            ctx.record(sharp, pin["certified_slack"] if pin["certified_above"] else -1.0,
+                       case, **where)
+    for s in measure["search"]:
+        if s["exceeded"] and sharp is not None:
+            ctx.record(sharp, 1.0 - s["best"], case, k=s["k"], alpha=s["alpha"],
+                       search="full W" if s["full"] else "reduced")
+
+
+def enlarged_control(sub, *, attained: str, factor: float, alpha: float) -> None:
+    """A negative control: ``factor·c_k(α)`` (factor > 1) pinned as if attained, every width
+    of :data:`KS`, recorded as ``attained`` on ``sub``'s sharp-constant case (it must FAIL:
+    above c_k every net is certified, so no pin finds its witness)."""
+    for case in sub.cases(1, "sharp-constant"):
+        pins = [pin_construction(k, alpha, factor=factor) for k in KS]
+        record_sharp(sub, case, {"pins": pins, "search": []}, attained=attained, sharp=None)

@@ -145,7 +145,7 @@ def test_the_cstar_figure_is_drawn_from_the_measured_brackets(tmp_path):
 
     from proofs_check import pages
     from proofs_check.claims import thm5_1 as claim_module
-    from proofs_check.kit.certified import measure_cstar
+    from proofs_check.kit.cstar_report import measure_cstar
     ctx = fresh_context(claim_module)
     results = [{"family": "random", "seed": s, "k": 3, "alpha": 0.3,
                 "cstar": {"lo": lo, "hi": hi, "attempted": tried, "closed": closed,
@@ -217,13 +217,15 @@ def test_a_construction_that_stops_pinning_or_a_search_counterexample_fails(brok
         search.update(best=1.01, exceeded=True)
     else:
         pin[broken] = False
+    from proofs_check.kit.sharp_report import record_sharp
+    clauses = {"attained": thm5_1.ATTAINED, "sharp": thm5_1.SHARP_CLAUSE}
     ctx = fresh_context(thm5_1)
-    thm5_1._record_sharp(ctx, Case("sharp-constant", 1), {"pins": [pin], "search": [search]})
+    record_sharp(ctx, Case("sharp-constant", 1), {"pins": [pin], "search": [search]}, **clauses)
     assert verdict_of(ctx) == "FAIL"
     healthy = fresh_context(thm5_1)
-    thm5_1._record_sharp(healthy, Case("sharp-constant", 1),
-                         {"pins": [dict(pin, witness_below=True, certified_above=True)],
-                          "search": [dict(search, best=0.999, exceeded=False)]})
+    record_sharp(healthy, Case("sharp-constant", 1),
+                 {"pins": [dict(pin, witness_below=True, certified_above=True)],
+                  "search": [dict(search, best=0.999, exceeded=False)]}, **clauses)
     assert healthy.worst[thm5_1.ATTAINED].slack >= 0
     assert healthy.worst[thm5_1.SHARP_CLAUSE].slack >= 0
 
@@ -238,7 +240,7 @@ def test_the_enlarged_constant_control_fails_and_a_control_that_ignores_it_is_no
     assert ctx.control["caught"] and ctx.control["enlarged"]["verdict"] == "FAIL"
     assert ctx.control["enlarged"]["violations"] == len(sharp_report.KS)
     real = sharp_report.pin_construction
-    monkeypatch.setattr(thm5_1, "pin_construction",
+    monkeypatch.setattr(sharp_report, "pin_construction",
                         lambda k, a, factor=1.0: real(k, a))  # the factor ignored
     planted = fresh_context(thm5_1)
     thm5_1._control(planted)
