@@ -5,11 +5,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
 
 from linteach.certify import c_star, extremal_net, plane_c_star, recheck, sharp_constant
 from linteach.certify import plane as plane_module
 from linteach.certify.exact import ExactNet
 from linteach.generators import clustered_weights
+from linteach.strategies import clustered_nets
 
 from exact_oracle import max_band_ratio
 
@@ -129,3 +131,35 @@ def test_the_claim_closes_a_planar_bracket_exactly_and_rejects_a_wrong_walk(monk
     monkeypatch.setattr(certified, "plane_c_star", wrong)
     with pytest.raises(RuntimeError, match="outside the certified bracket"):
         certified.sharp_ratio(W, a, ck, rtol=1e-2, max_nodes=3000)
+
+
+@given(clustered_nets(k=(2, 6), d=(2, 2), r=(0.01, 0.49), center_norm=(0.0, 3.0)))
+def test_no_direction_beats_the_walk_and_its_witness_disagrees(net_W):
+    """Property: over any planar clustered net, a scan of directions never finds a
+    disagreement at a larger band ratio than the walk's c*(W), floats and rationals agree,
+    and the exact witness disagrees at a ratio within 1e-8 below c*(W)."""
+    net, W = net_W
+    exact = plane_c_star(W, net.alpha, exact=True)
+    c = float(np.sqrt(float(exact.c2)))
+    k = W.shape[0] // 2
+    top = np.linalg.norm(W[:k].mean(0) - W[k:].mean(0)) / np.sqrt(float(ExactNet(W, 0.5).r2))
+    assert _scan(W, net.alpha, n=20_001) <= c * (1 + 1e-9) + 1e-300
+    # floats: rounding, and near c* = 0 a tiny positive value (a far root of N ≈ 0)
+    assert plane_c_star(W, net.alpha).c == pytest.approx(c, rel=1e-9, abs=1e-9 * top)
+    if exact.x is not None:
+        got = ExactNet(W, net.alpha).witness(exact.x, c * (1 - 1e-8))
+        assert got["disagree"] and got["in_band"]
+
+
+def test_a_root_inside_a_piece_that_ends_beyond_the_other_directions_root():
+    """Found by the property above: on side −1 of this net the root of direction −1 (at
+    |s| ≈ 37) lies on a piece whose far kink (|s| ≈ 100) is beyond direction +1's root
+    (|s| ≈ 47).  The walk once stopped at that kink and reported the larger root, a c*(W)
+    of 0.0848 where the certified bracket is [0.1081, 0.1082]."""
+    W = np.array([[0.36588063, -0.52607763], [0.20106556, -0.52779537],
+                  [0.32249702, -0.15397252], [-0.23380763, 0.41500907],
+                  [-0.28712957, 0.3818412], [-0.36850601, 0.41099525]])
+    got = c_star(W, alpha=0.5, rtol=1e-4, max_nodes=5000)
+    recheck(W, 0.5, got.hi, got.certificate)
+    c = float(np.sqrt(float(plane_c_star(W, 0.5, exact=True).c2)))
+    assert got.lo <= c * (1 + 1e-12) and c <= got.hi * (1 + 1e-12)

@@ -67,7 +67,7 @@ def _walk(w, u, alpha, g):
         kinks = sorted({-b / m * direction for b, m, _ in lines if m != 0})
         prev, f_prev, root = 0, f0, None
         for t in [t for t in kinks if t > 0]:
-            if best is not None and t >= best:
+            if best is not None and prev >= best:  # this piece starts past the best root
                 break
             f_t = N(direction * t)
             if f_t <= 0:
@@ -87,7 +87,10 @@ def plane_c_star(W, alpha, *, exact: bool = False) -> PlaneCStar:
     """``c*(W)`` of a net ``W (2k, 2)``: exactly (``exact=True``: rationals) or in floats.
 
     ``W`` is scaled by a power of two first (exact; c*(W) is scale invariant), so ``W`` and
-    ``s·W`` get the same answer across the float range.  Needs ``r > 0`` (with ``r = 0`` the
+    ``s·W`` get the same answer across the float range.  In floats the answer carries
+    rounding: where N is nearly 0 along a long stretch of the line, a net whose exact c*(W)
+    is 0 can get a tiny positive value (about 1e-12 of ``‖w̄ − ū‖/r``); decide with
+    ``exact=True``.  Needs ``r > 0`` (with ``r = 0`` the
     band is every x and no constant plays a role).
     """
     Ws, alpha, _, exp = check_net(W, alpha, 1.0)
