@@ -246,7 +246,8 @@ def plot_slacks(claim: dict, path) -> str:
 
 def plot_cstar(claim: dict, path) -> str:
     """Per case, the bracket of c*(W)/c_k(α): the exact witness's lower end (a dot; hollow
-    when no disagreement was found) and the certified upper end (the bar's top), cases
+    when no disagreement was found, a square when c*(W) = 0 was decided exactly) and the
+    certified upper end (the bar's top), cases
     sorted by the lower end; the line at 1 is the sharp constant of each net's width."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -265,10 +266,14 @@ def plot_cstar(claim: dict, path) -> str:
     found = [(x, v) for x, v in zip(xs, lo) if v > 0]
     ax.plot([x for x, _ in found], [v for _, v in found], "o", markersize=4, color="C0",
             label="exact witness (lower end)")
-    none = [x for x, v in zip(xs, lo) if v == 0]
+    none = [x for x, v, b in zip(xs, lo, rows) if v == 0 and not b.get("closed")]
     if none:
         ax.plot(none, [0.0] * len(none), "o", markersize=4, mfc="none", color="C0",
                 label="no disagreement found")
+    zero = [x for x, v, b in zip(xs, lo, rows) if v == 0 and b.get("closed")]
+    if zero:
+        ax.plot(zero, [0.0] * len(zero), "s", markersize=4, color="C2",
+                label="c*(W) = 0 exactly (planar)")
     ax.axhline(1.0, color="C3", linestyle="--", linewidth=1, label="c_k(α) of the width")
     ax.set_ylim(-0.03, 1.4)
     ax.set_xlabel(f"certified random/loose nets ({m['cases']}), sorted by the lower end")
