@@ -43,7 +43,8 @@ TARGETS = {
     # flow audits; eq6: the late-phase flow and its time)
     "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
                    ["min2024", "odd-part", "eq6"],
-                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
+                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py",
+                    "tests/test_mutation_kills_population.py"]),
     # a claim's verdict from its context (judged by tests: a mutant that makes every claim
     # PASS cannot be caught by running the claims)
     "runner-verdict": ("proofs_check/engine/runner.py", ["run_one", "_result"], ["NONE"],
@@ -74,9 +75,11 @@ TARGETS = {
     # the pattern program and kkt_certificate along the flow)
     "kkt": ("linteach/kkt.py", ["qp_kkt_report", "_report", "kkt_certificate"],
             ["odd-part", "thm6.1"], ["tests/test_mutation_kills_numerics.py",
-                                     "tests/test_convex.py"]),
+                                     "tests/test_convex.py",
+                                     "tests/test_mutation_kills_population.py"]),
     "qp-certify": ("linteach/qp.py", ["_certify"], ["odd-part", "thm6.1"],
-                   ["tests/test_mutation_kills_numerics.py", "tests/test_convex.py"]),
+                   ["tests/test_mutation_kills_numerics.py", "tests/test_convex.py",
+                    "tests/test_mutation_kills_population.py"]),
     # the loss past loss-core: the scaled terms of the late flow, log-sum-exp, log(e^x − 1)
     "loss-scaled": ("linteach/loss.py",
                     ["logsumexp", "_logsumexp_inf", "log_sum_loss", "log_expm1_exp",

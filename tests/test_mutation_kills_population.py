@@ -1,0 +1,89 @@
+"""Tests written to kill mutants of the core numerics that survived the population pass of
+``make mutate`` (``python tools/mutate.py run --population``; docs/mutation.md): mutants
+the verify-first campaigns' random samples left out, judged by the fast tests first.
+
+Each test pins one documented behaviour that no other test or claim check distinguished
+from a small mutation of it, against an independent reference.
+"""
+import numpy as np
+import pytest
+
+import linteach as lt
+from proofs_check.kit import audit_ref_train as ref
+
+
+# -- linteach.train (train-flow) ----------------------------------------------------------------
+@pytest.mark.parametrize("dt", [5e-9, 2e-9])
+def test_normalized_flow_time_of_steps_on_the_logarithmic_mean_s_series_branch(dt):
+    """Steps so short that log(1/‖∇L‖) moves by less than 1e-8 over each (here ~1.6·dt):
+    the time of a step, dt‖W‖ times the logarithmic mean of 1/‖∇L‖ at its ends, takes the
+    series log((1 − e^{−g})/g) = −g/2 + O(g²) there.  Against the reference integrator
+    (which evaluates the logarithmic mean directly, docs/math.md §4): a wrong sign or
+    factor of the series term moves each step's log time by ~g ≥ 1e-9, rounding by ~1e-15."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(5, 3))
+    X /= np.linalg.norm(X, axis=1).max()
+    y = np.array([1.0, -1.0, 1.0, 1.0, -1.0])
+    W0 = rng.normal(size=(4, 3))
+    run = lt.gradient_flow(lt.Net(k=2, alpha=0.3), W0, (X, y), dt=dt, n_steps=3,
+                           normalized=True)
+    _W, log_time = ref.normalized_replay(W0, X, y, dt, 3, 0.3, 1.0)
+    assert abs(float(run.log_time) - log_time) <= 1e-12
+
+
+# -- linteach.qp (qp-certify) and linteach.kkt (kkt): the last two open survivors ---------------
+def test_solve_qp_clips_the_kept_solver_multipliers_at_zero(monkeypatch):
+    """Where polish cannot improve an answer, solve_qp keeps the solver's own (θ, μ) once it
+    passes the KKT re-check, whose dual feasibility allows a multiplier down to −1e-6-ish:
+    SCS returns such multipliers (e.g. −1e-16 on inactive rows).  The μ handed back must
+    still be ≥ 0 (KKT: μ ≥ 0), the solver's clipped at 0 and nothing else.  polish is
+    switched off (as on a program with more active rows than it tries) and the re-check
+    watched to see the solver's raw multipliers."""
+    from linteach import qp
+
+    seen = []
+    real_report = qp.qp_kkt_report
+
+    def watched(theta, G, h, mu):
+        seen.append(np.array(mu, dtype=float))
+        return real_report(theta, G, h, mu)
+    monkeypatch.setattr(qp, "polish", lambda theta, G, h: None)
+    monkeypatch.setattr(qp, "qp_kkt_report", watched)
+    rng, kept = np.random.default_rng(0), 0
+    for _ in range(6):  # feasible programs: 40 rows in 3 variables, most of them inactive
+        G = rng.normal(size=(40, 3))
+        h = G @ rng.normal(size=3) - rng.uniform(0.0, 1.0, size=40)
+        seen.clear()
+        try:
+            theta, mu = qp.solve_qp(G, h, solver="SCS")
+        except lt.SolverError:
+            continue  # this answer failed the re-check: nothing kept
+        raw = seen[-1]
+        np.testing.assert_array_equal(mu, np.maximum(raw, 0.0))
+        kept += bool(np.any(raw < 0))
+    assert kept >= 1, "no kept answer had a negative multiplier: the clip went unexercised"
+
+
+def test_kkt_certificate_allows_nnls_50_iterations_per_point(monkeypatch):
+    """kkt_certificate's NNLS may take up to 50n iterations (n points; scipy's default is
+    3n) before it gives up with a SolverError: the cap the certificate is documented with.
+    The solver is watched, then made to report its cap as reached."""
+    from linteach import kkt
+
+    calls, real_nnls = [], kkt.nnls
+
+    def watched(A, b, *, maxiter):
+        calls.append((A.shape[1], maxiter))
+        return real_nnls(A, b, maxiter=maxiter)
+    monkeypatch.setattr(kkt, "nnls", watched)
+    X = np.array([[1.0, 0.2], [-1.0, 0.1], [0.3, 1.0], [-0.2, -1.0], [0.8, -0.5]])
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0])
+    W = np.array([[1.0, 0.3], [0.2, 1.0], [-1.0, -0.3], [-0.2, -1.0]])
+    kkt.kkt_certificate(W, X, y, alpha=0.3)
+    assert calls == [(5, 50 * 5)]
+
+    def capped(A, b, *, maxiter):
+        raise RuntimeError("Maximum number of iterations reached.")
+    monkeypatch.setattr(kkt, "nnls", capped)
+    with pytest.raises(lt.SolverError, match="nnls"):
+        kkt.kkt_certificate(W, X, y, alpha=0.3)
