@@ -1,7 +1,8 @@
-"""Kill reasons of the mutants that a test written for them kills, for the last survivors of
-the verify-first campaigns and for the survivors of the population pass
-(``tools/mutation_population.py``); keyed like :mod:`mutation_notes`: (target, function,
-operator, line[, occurrence]).  Merged into :data:`mutation_killed.KILLED_BY`.
+"""What the report says about the survivors of the population pass
+(``tools/mutation_population.py``) and the last survivors of the verify-first campaigns:
+kill reasons (the test written for each; merged into :data:`mutation_killed.KILLED_BY`) and
+equivalence reasons (merged into :data:`mutation_notes.EQUIVALENT`); keyed like
+:mod:`mutation_notes`: (target, function, operator, line[, occurrence]).
 """
 
 #: survivors killed by a test written for them -> the test, and why the claims miss it
@@ -21,4 +22,11 @@ KILLED_BY_POPULATION: dict = {
         "integrator (test_normalized_flow_time_of_steps_on_the_logarithmic_mean_s_series_"
         "branch): the series term −g/2 → +g/2 moves a step's log time by g < 1e-8, below the "
         "flow audit's tolerance",
+}
+
+#: survivors judged equivalent by reading them -> the reason no input tells them apart
+EQUIVALENT_POPULATION: dict = {
+    ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Div", 196):
+        "equivalent: `x * np.ones(batch)` → `x / np.ones(batch)`: multiplying and dividing by "
+        "1.0 are both exact in IEEE arithmetic (±inf and NaN included), so every entry is x",
 }
