@@ -87,3 +87,20 @@ def test_kkt_certificate_allows_nnls_50_iterations_per_point(monkeypatch):
     monkeypatch.setattr(kkt, "nnls", capped)
     with pytest.raises(lt.SolverError, match="nnls"):
         kkt.kkt_certificate(W, X, y, alpha=0.3)
+
+
+def test_normalized_flow_at_a_stationary_point_stays_there_and_takes_no_time():
+    """X = {x, −x}, both labelled +1, and every neuron orthogonal to x: each pre-activation
+    is 0, σ' = α at both points, and ∇L = −g(0)·α·v·(x − x)·(±1) = 0 exactly.  The flow
+    stays at a stationary point, as the exact flow does (train.py: a zero ∇L is not
+    moving), silently: no 0/0, the weights unchanged (to their rebuilding from direction and
+    log norm), no time accumulated."""
+    x = np.array([1.0, 0.5, -0.25])
+    X, y = np.stack([x, -x]), np.array([1.0, 1.0])
+    W0 = np.array([[0.5, -1.0, 0.0], [1.0, -1.0, 2.0]])  # rows ⟂ x
+    assert np.all(W0 @ x == 0.0)
+    run = lt.gradient_flow(lt.Net(k=1, alpha=0.3), W0, (X, y), dt=0.01, n_steps=3,
+                           normalized=True, record="all")
+    np.testing.assert_allclose(run.W, W0, rtol=1e-15)  # rebuilt as direction · e^log‖W‖
+    assert run.log_time == -np.inf
+    assert np.all(np.asarray(run.trace["log_time"]) == -np.inf)
