@@ -5,6 +5,14 @@ equivalence reasons (merged into :data:`mutation_notes.EQUIVALENT`); keyed like
 :mod:`mutation_notes`: (target, function, operator, line[, occurrence]).
 """
 
+_SERIES = ("a step's time on the logarithmic mean's series branch to 1e-12 against the "
+           "reference integrator (test_normalized_flow_time_of_steps_on_the_logarithmic_mean_s_"
+           "series_branch): a wrong sign or factor of the series term −g/2 moves a step's log "
+           "time by ~g < 1e-8, below the flow audit's tolerance")
+PRIVATE_SIGNATURE = ("equivalent: `*` → `/` in the signature of a private function: its one "
+                     "caller passes every argument after the marker by keyword, which a "
+                     "positional-only marker allows as well, so no call can tell them apart")
+
 #: survivors killed by a test written for them -> the test, and why the claims miss it
 KILLED_BY_POPULATION: dict = {
     ("kkt", "kkt_certificate", "core/NumberReplacer", 265, 111):
@@ -17,11 +25,16 @@ KILLED_BY_POPULATION: dict = {
         "clips_the_kept_solver_multipliers_at_zero): SCS returns multipliers of −1e-16 on "
         "inactive rows, inside the re-check's dual-feasibility tolerance; the claims' QPs are "
         "all polished, so the kept answer is seen by tests only",
-    ("train-flow", "_log_logmean", "core/ReplaceUnaryOperator_Delete_USub", 275):
-        "a step's time on the logarithmic mean's series branch to 1e-12 against the reference "
-        "integrator (test_normalized_flow_time_of_steps_on_the_logarithmic_mean_s_series_"
-        "branch): the series term −g/2 → +g/2 moves a step's log time by g < 1e-8, below the "
-        "flow audit's tolerance",
+    ("train-flow", "_log_logmean", "core/ReplaceUnaryOperator_Delete_USub", 275): _SERIES,
+    ("train-flow", "_log_logmean", "core/NumberReplacer", 275, 92): _SERIES,
+    ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_NotEq", 298):
+        "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
+        "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "
+        "flow goes past ‖W‖ = e^700 with a callback",
+    ("train-flow", "_normalized_loop", "core/NumberReplacer", 302, 109):
+        "a normalized flow at a stationary point (∇L = 0 exactly) stays there silently and "
+        "takes no time (test_normalized_flow_at_a_stationary_point_stays_there_and_takes_no_"
+        "time): no claim starts a flow at one",
 }
 
 #: survivors judged equivalent by reading them -> the reason no input tells them apart
@@ -29,4 +42,10 @@ EQUIVALENT_POPULATION: dict = {
     ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Div", 196):
         "equivalent: `x * np.ones(batch)` → `x / np.ones(batch)`: multiplying and dividing by "
         "1.0 are both exact in IEEE arithmetic (±inf and NaN included), so every entry is x",
+    ("train-flow", "_normalized_loop", "core/ReplaceBinaryOperator_Mul_Div", 279):
+        PRIVATE_SIGNATURE,
+    ("train-flow", "_normalized_loop", "core/NumberReplacer", 304, 110):
+        "equivalent: the value put in place of a zero ‖∇L/L‖ divides ∇L/L itself, which is "
+        "then all zeros (its norm, frobenius, is 0 only for an all-zero array: the scaled "
+        "branch's largest entry is ≥ 1/2), so 0/1 and 0/2 are both 0",
 }
