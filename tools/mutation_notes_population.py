@@ -27,6 +27,7 @@ KILLED_BY_POPULATION: dict = {
         "all polished, so the kept answer is seen by tests only",
     ("train-flow", "_log_logmean", "core/ReplaceUnaryOperator_Delete_USub", 275): _SERIES,
     ("train-flow", "_log_logmean", "core/NumberReplacer", 275, 92): _SERIES,
+    ("train-flow", "_log_logmean", "core/NumberReplacer", 275, 93): _SERIES,
     ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_NotEq", 298):
         "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
         "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "

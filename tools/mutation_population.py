@@ -112,7 +112,9 @@ def population_lines(out: Path, campaign: dict, equivalent):
              "stopped campaign did not reach), judged the cheap way round: the target's fast "
              "tests first, then its claims at the quick budget for the mutants the tests let "
              "through (`python tools/mutate.py run --population`).  The verify share above is "
-             "the sample's estimate; the survivors here are counted over the whole population.",
+             "the sample's estimate (the pass, tests first, cannot tell what the claims alone would "
+             "kill); the survivors here are counted over the whole population.  'In the "
+             "verify-first sample' counts the campaign's mutants still found in today's code.",
              "", "| target | population | in the verify-first sample | judged by the pass "
              "| killed by tests | killed by claims after the tests | other kills "
              "| killed by tests/checks added since | survived | equivalent | not run |",
