@@ -45,6 +45,20 @@ EQUIVALENT_POPULATION: dict = {
         "1.0 are both exact in IEEE arithmetic (±inf and NaN included), so every entry is x",
     ("train-flow", "_normalized_loop", "core/ReplaceBinaryOperator_Mul_Div", 279):
         PRIVATE_SIGNATURE,
+    ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Div", 178):
+        PRIVATE_SIGNATURE,
+    **{("train-flow", "_log_logmean", op, 274, 1):
+       "equivalent: the guard `np.where(gap > 0, gap, 1.0)` under the direct branch matters "
+       "only where that branch is kept, gap > 1e-8, where `>`, `>=` and `!=` 0 are all true; "
+       "elsewhere (gap = 0, or NaN from inf − inf) the outer `np.where` and the final "
+       "`isfinite` discard it, under the errstate that silences its 0/0"
+       for op in ("core/ReplaceComparisonOperator_Gt_GtE",
+                  "core/ReplaceComparisonOperator_Gt_NotEq")},
+    ("train-flow", "_normalized_loop", "core/ReplaceFalseWithTrue", 288):
+        "equivalent: `checked=True` only re-validates the loss terms and log ‖W‖ (no NaN, "
+        "log ‖W‖ < inf) before the same `_lsl_scaled`; the loop's terms come from checked "
+        "data through the NaN-free scaled_loss_terms and its log ‖W‖ is a finite sum of logs "
+        "of finite norms, so the check always passes and the value is the same",
     ("train-flow", "_normalized_loop", "core/NumberReplacer", 304, 110):
         "equivalent: the value put in place of a zero ‖∇L/L‖ divides ∇L/L itself, which is "
         "then all zeros (its norm, frobenius, is 0 only for an all-zero array: the scaled "
