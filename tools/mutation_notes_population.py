@@ -32,6 +32,15 @@ KILLED_BY_POPULATION: dict = {
         "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
         "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "
         "flow goes past ‖W‖ = e^700 with a callback",
+    ("train-flow", "_normalized_loop", "core/ReplaceUnaryOperator_USub_Not", 280):
+        "`X.shape[-2]` → `X.shape[0]` (`not 2`) is n for one data set but the number of "
+        "runs for stacked ones: the normalized flow's time on stacked data sets equals each "
+        "run's alone (tests/test_batched.py::test_full_batch_batched_equals_looped, now "
+        "among the target's tests): every claim's runs share one data set",
+    ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Gt_GtE", 302):
+        "a normalized flow at a stationary point (∇L = 0 exactly) stays there silently and "
+        "takes no time (test_normalized_flow_at_a_stationary_point_stays_there_and_takes_no_"
+        "time): no claim starts a flow at one",
     ("train-flow", "_normalized_loop", "core/NumberReplacer", 302, 109):
         "a normalized flow at a stationary point (∇L = 0 exactly) stays there silently and "
         "takes no time (test_normalized_flow_at_a_stationary_point_stays_there_and_takes_no_"
@@ -47,6 +56,12 @@ EQUIVALENT_POPULATION: dict = {
         PRIVATE_SIGNATURE,
     ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Div", 178):
         PRIVATE_SIGNATURE,
+    ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Pow", 190):
+        "equivalent: `x * np.ones(batch)` → `x ** np.ones(batch)`: x·1 and x¹ are both exactly "
+        "x in IEEE arithmetic, −inf (the log time of step 0) included",
+    ("train-flow", "_normalized_loop", "core/ReplaceBreakWithContinue", 301):
+        "equivalent: the `break` at s == n_steps is in the last pass of `range(n_steps + 1)`, "
+        "so `continue` skips the same rest of the body and ends the loop as well",
     **{("train-flow", "_log_logmean", op, 274, 1):
        "equivalent: the guard `np.where(gap > 0, gap, 1.0)` under the direct branch matters "
        "only where that branch is kept, gap > 1e-8, where `>`, `>=` and `!=` 0 are all true; "

@@ -44,7 +44,8 @@ TARGETS = {
     "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
                    ["min2024", "odd-part", "eq6"],
                    ["tests/test_mutation_kills_numerics.py", "tests/test_train.py",
-                    "tests/test_mutation_kills_population.py"]),
+                    "tests/test_mutation_kills_population.py",
+                    "tests/test_batched.py"]),  # every claim's runs share one data set
     # a claim's verdict from its context (judged by tests: a mutant that makes every claim
     # PASS cannot be caught by running the claims)
     "runner-verdict": ("proofs_check/engine/runner.py", ["run_one", "_result"], ["NONE"],
