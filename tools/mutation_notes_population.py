@@ -28,6 +28,11 @@ KILLED_BY_POPULATION: dict = {
     ("train-flow", "_log_logmean", "core/ReplaceUnaryOperator_Delete_USub", 275): _SERIES,
     ("train-flow", "_log_logmean", "core/NumberReplacer", 275, 92): _SERIES,
     ("train-flow", "_log_logmean", "core/NumberReplacer", 275, 93): _SERIES,
+    ("train-flow", "_log_logmean", "core/ReplaceUnaryOperator_USub_UAdd", 275): _SERIES,
+    ("train-flow", "_normalized_loop", "core/NumberReplacer", 304, 111):
+        "a normalized flow at a stationary point (∇L = 0 exactly) stays there silently "
+        "(test_normalized_flow_at_a_stationary_point_stays_there_and_takes_no_time): the "
+        "mutant divides the zero ∇L/L by 0",
     ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_NotEq", 298):
         "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
         "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "
@@ -47,26 +52,43 @@ KILLED_BY_POPULATION: dict = {
         "time): no claim starts a flow at one",
 }
 
+_TIMES_ONE = ("equivalent: `x * np.ones(batch)` → `x / np.ones(batch)` or `x ** np.ones(batch)`: "
+              "x·1, x/1 and x¹ are all exactly x in IEEE arithmetic, −inf (the log time of "
+              "step 0) included")
+_INNER_GUARD = ("equivalent: the guard `np.where(gap > 0, gap, 1.0)` under the direct branch "
+                "matters only where that branch is kept, gap > 1e-8, where the guard's test "
+                "(`> 0`, `>= 0`, `!= 0`, `> -1`) is true whatever it is; elsewhere (gap = 0, "
+                "or NaN from inf − inf) the outer `np.where` and the final `isfinite` discard "
+                "the guarded value (1, 2, or 0 and its silenced 0/0)")
+
 #: survivors judged equivalent by reading them -> the reason no input tells them apart
 EQUIVALENT_POPULATION: dict = {
-    ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Div", 196):
-        "equivalent: `x * np.ones(batch)` → `x / np.ones(batch)`: multiplying and dividing by "
-        "1.0 are both exact in IEEE arithmetic (±inf and NaN included), so every entry is x",
     ("train-flow", "_normalized_loop", "core/ReplaceBinaryOperator_Mul_Div", 279):
         PRIVATE_SIGNATURE,
     ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Div", 178):
         PRIVATE_SIGNATURE,
-    ("train-flow", "_euler_loop", "core/ReplaceBinaryOperator_Mul_Pow", 190):
-        "equivalent: `x * np.ones(batch)` → `x ** np.ones(batch)`: x·1 and x¹ are both exactly "
-        "x in IEEE arithmetic, −inf (the log time of step 0) included",
+    **{("train-flow", "_euler_loop", op, line): _TIMES_ONE
+       for op in ("core/ReplaceBinaryOperator_Mul_Div", "core/ReplaceBinaryOperator_Mul_Pow")
+       for line in (190, 196)},
+    ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Eq_GtE", 300):
+        "equivalent: s runs over range(n_steps + 1), so s ≥ n_steps only at s = n_steps",
+    ("train-flow", "_normalized_loop", "core/NumberReplacer", 284, 102):
+        "equivalent: `range(n_steps + 1)` → `range(n_steps + 2)`: the loop breaks at "
+        "s = n_steps, so the extra pass is never reached",
+    ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Gt_NotEq", 302):
+        "equivalent: ‖∇L/L‖ is a norm (frobenius), never negative, so `> 0` and `!= 0` agree; "
+        "a NaN norm would need NaN weights, which float_guard stops as an invalid operation",
+    ("train-flow", "_log_logmean", "core/ReplaceComparisonOperator_Gt_GtE", 274, 0):
+        "equivalent up to rounding: `gap > 1e-8` → `>=` changes the branch only at gap = 1e-8 "
+        "exactly, where the direct log((1 − e^{−g})/g) and the series −g/2 are both within "
+        "2e-17 of the exact value (checked against 40 digits), below an ulp of the log time "
+        "they are added to",
+    **{("train-flow", "_log_logmean", "core/NumberReplacer", 274, occ): _INNER_GUARD
+       for occ in (89, 90, 91)},
     ("train-flow", "_normalized_loop", "core/ReplaceBreakWithContinue", 301):
         "equivalent: the `break` at s == n_steps is in the last pass of `range(n_steps + 1)`, "
         "so `continue` skips the same rest of the body and ends the loop as well",
-    **{("train-flow", "_log_logmean", op, 274, 1):
-       "equivalent: the guard `np.where(gap > 0, gap, 1.0)` under the direct branch matters "
-       "only where that branch is kept, gap > 1e-8, where `>`, `>=` and `!=` 0 are all true; "
-       "elsewhere (gap = 0, or NaN from inf − inf) the outer `np.where` and the final "
-       "`isfinite` discard it, under the errstate that silences its 0/0"
+    **{("train-flow", "_log_logmean", op, 274, 1): _INNER_GUARD
        for op in ("core/ReplaceComparisonOperator_Gt_GtE",
                   "core/ReplaceComparisonOperator_Gt_NotEq")},
     ("train-flow", "_normalized_loop", "core/ReplaceFalseWithTrue", 288):
