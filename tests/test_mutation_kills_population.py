@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import linteach as lt
+from linteach import loss
 from proofs_check.kit import audit_ref_train as ref
 
 
@@ -104,3 +105,19 @@ def test_normalized_flow_at_a_stationary_point_stays_there_and_takes_no_time():
     np.testing.assert_allclose(run.W, W0, rtol=1e-15)  # rebuilt as direction · e^log‖W‖
     assert run.log_time == -np.inf
     assert np.all(np.asarray(run.trace["log_time"]) == -np.inf)
+
+
+# -- linteach.train (train-sgd) -----------------------------------------------------------------
+@pytest.mark.parametrize("filed", [False, True], ids=["per-update", "on_epoch"])
+def test_sgd_counts_a_loss_of_exactly_eps0_as_a_mistake(filed):
+    """An ε0-mistake is a step whose example's loss before the update is *at least* ε0
+    (docs/math.md §3): at a start whose only neuron pair is orthogonal to the only point,
+    q = 0 and ℓ(0) = log 2, so with ε0 = log 2 the first step is a mistake, counted alike
+    whether the losses are read per update or from the filed epoch."""
+    X, y = np.array([[1.0, 2.0]]), np.array([1.0])
+    W0 = np.array([[2.0, -1.0], [-4.0, 2.0]])  # both rows ⟂ x: N_W(x) = 0
+    eps0 = float(np.log(2.0))
+    assert loss.ell(0.0) == eps0
+    run = lt.sgd(lt.Net(k=1, alpha=0.3), W0, (X, y), eta=0.1, n_epochs=1, eps0=eps0, rng=0,
+                 on_epoch=(lambda updates: None) if filed else None)
+    assert list(run.trace["mistakes"]) == [0, 1]
