@@ -33,6 +33,10 @@ KILLED_BY_POPULATION: dict = {
         "a normalized flow at a stationary point (∇L = 0 exactly) stays there silently "
         "(test_normalized_flow_at_a_stationary_point_stays_there_and_takes_no_time): the "
         "mutant divides the zero ∇L/L by 0",
+    **{("train-sgd", "_sgd_loop", "core/ReplaceComparisonOperator_GtE_Gt", line):
+       "an example whose loss before the update is exactly ε0 is an ε0-mistake (test_sgd_"
+       "counts_a_loss_of_exactly_eps0_as_a_mistake, ε0 = ℓ(0) = log 2 at a start orthogonal "
+       "to the point): the claims' losses never sit exactly on ε0" for line in (151, 160)},
     ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_NotEq", 298):
         "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
         "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "
