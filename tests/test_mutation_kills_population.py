@@ -121,3 +121,18 @@ def test_sgd_counts_a_loss_of_exactly_eps0_as_a_mistake(filed):
     run = lt.sgd(lt.Net(k=1, alpha=0.3), W0, (X, y), eta=0.1, n_epochs=1, eps0=eps0, rng=0,
                  on_epoch=(lambda updates: None) if filed else None)
     assert list(run.trace["mistakes"]) == [0, 1]
+
+
+def test_sgd_callback_weights_are_read_only():
+    """The callback's ``W`` is the trainer's own weights, read-only (sgd's docstring): a
+    callback that writes to it raises instead of changing the run."""
+    X, y = np.array([[1.0, 2.0], [-1.0, 0.5]]), np.array([1.0, -1.0])
+    W0 = np.array([[0.3, -0.1], [0.2, 0.4]])
+    seen = []
+
+    def callback(t, W, info):
+        seen.append(W.flags.writeable)
+        with pytest.raises(ValueError, match="read-only"):
+            W[...] = 0.0
+    lt.sgd(lt.Net(k=1, alpha=0.3), W0, (X, y), eta=0.1, n_epochs=1, rng=0, callback=callback)
+    assert seen == [False, False]

@@ -36,7 +36,10 @@ KILLED_BY_POPULATION: dict = {
     **{("train-sgd", "_sgd_loop", "core/ReplaceComparisonOperator_GtE_Gt", line):
        "an example whose loss before the update is exactly ε0 is an ε0-mistake (test_sgd_"
        "counts_a_loss_of_exactly_eps0_as_a_mistake, ε0 = ℓ(0) = log 2 at a start orthogonal "
-       "to the point): the claims' losses never sit exactly on ε0" for line in (151, 160)},
+       "to the point): the claims' losses never sit exactly on ε0" for line in (151, 159)},
+    ("train-sgd", "_sgd_loop", "core/ReplaceFalseWithTrue", 108):
+        "the callback's W is read-only, as sgd documents (test_sgd_callback_weights_are_read_"
+        "only): no claim's callback writes to it",
     ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_NotEq", 298):
         "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
         "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "
@@ -74,6 +77,17 @@ EQUIVALENT_POPULATION: dict = {
     **{("train-flow", "_euler_loop", op, line): _TIMES_ONE
        for op in ("core/ReplaceBinaryOperator_Mul_Div", "core/ReplaceBinaryOperator_Mul_Pow")
        for line in (190, 196)},
+    ("train-sgd", "_sgd_loop", "core/ReplaceAndWithOr", 122):
+        "equivalent: `eps0 is not None or on_epoch is None` only adds cases where the losses "
+        "are read per update without need: with on_epoch (and no callback) the mistakes then "
+        "come from the per-update `ℓ(q) ≥ ε0` instead of the filed `ℓ(q)` of the same q, the "
+        "same elementwise bits; with neither eps0 nor a callback the losses are unused",
+    ("train-sgd", "_sgd_loop", "core/ReplaceBinaryOperator_Mul_Div", 131):
+        "equivalent: `eta * yp` → `eta / yp` with labels checked to be ±1: η·(±1) and η/(±1) "
+        "are both exactly ±η",
+    ("train-sgd", "_sgd_loop", "core/ReplaceUnaryOperator_Delete_USub", 159):
+        "equivalent: the filed mistakes are summed over `.reshape(R, n)`, a 2-D array, whose "
+        "axis 1 is its axis −1",
     ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Eq_GtE", 300):
         "equivalent: s runs over range(n_steps + 1), so s ≥ n_steps only at s = n_steps",
     ("train-flow", "_normalized_loop", "core/NumberReplacer", 284, 102):

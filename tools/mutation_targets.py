@@ -35,7 +35,8 @@ TARGETS = {
     # epoch_row is train-sgd-trace's
     "train-sgd": ("linteach/train.py", ["_sgd_loop"], ["thm4.1", "appK"],
                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py",
-                   "tests/test_batched.py"]),  # every claim's runs share one data set
+                   "tests/test_batched.py",  # every claim's runs share one data set
+                   "tests/test_mutation_kills_population.py"]),
     # the per-epoch trace of SGD (loss, max loss, min margin, ε0-mistakes)
     "train-sgd-trace": ("linteach/train.py", ["epoch_row"], ["thm4.1", "appK"],
                         ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
