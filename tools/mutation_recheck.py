@@ -11,6 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from mutation_notes import EQUIVALENT
 from mutation_targets import TARGETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,8 +82,8 @@ def _recheck_file(target, path: Path, population: bool, killed_too: bool) -> Non
     for r in res["mutants"]:
         by_tests = (r["verdict"] in ("killed by tests", "killed by tests (added since)")
                     and only != ["NONE"] and killed_too)
-        if r["verdict"] != "survived" and not by_tests:
-            continue
+        if r["verdict"] != "survived" and not by_tests or population and equivalent(target, r):
+            continue  # (an equivalent mutant of the population pass: no test can kill it)
         work = copy_repo(f"linteach-recheck-{target}-")
         patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
         applied = _apply(patch, work)
@@ -106,3 +107,9 @@ def _recheck_file(target, path: Path, population: bool, killed_too: bool) -> Non
                              "no claim (tests only)" if only == ["NONE"] else " ".join(only),
                              "tests": tests}
     path.write_text(json.dumps(res, indent=1))
+
+
+def equivalent(target, r) -> bool:
+    """Whether the report gives mutant ``r`` an equivalence reason."""
+    key = (target, r["function"], r["operator"], r["line"])
+    return bool(EQUIVALENT.get(key + (r["occurrence"],), EQUIVALENT.get(key)))
