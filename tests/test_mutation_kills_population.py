@@ -136,3 +136,50 @@ def test_sgd_callback_weights_are_read_only():
             W[...] = 0.0
     lt.sgd(lt.Net(k=1, alpha=0.3), W0, (X, y), eta=0.1, n_epochs=1, rng=0, callback=callback)
     assert seen == [False, False]
+
+
+# -- linteach._kernels (kernels): the batched SGD update ----------------------------------------
+def _wrong_sign_case():
+    """k = 1, d = 64: w·x is −5·2^-1074 exactly, but its 64 products underflow and round to
+    a computed +20·2^-1074 (u = −w: +5 exact, −20 computed).  Exact signs from Fractions."""
+    from fractions import Fraction
+
+    w = np.full(64, 2.0 ** -537)
+    x = np.full(64, 0.6 * 2.0 ** -537)
+    x[-1] = -42.8 * 2.0 ** -537
+    W = np.stack([w, -w])
+    exact = [sum(Fraction(a) * Fraction(b) for a, b in zip(row, x)) for row in W]
+    assert [float(z) < 0 for z in exact] != [z < 0 for z in W @ x]  # rounding flips both
+    return W, x, np.array([1.0 if z > 0 else 0.0 for z in exact])
+
+
+def test_batched_sgd_signs_are_exact_where_underflow_flips_the_computed_pre_activation():
+    """σ' is decided by the exact sign of w_j·x (docs/math.md §1) in a batch of runs too:
+    two runs of the wrong-sign case (d = 64 ≫ 2k = 2, so the underflow bound d·2^-1074
+    flags the computed ±20·2^-1074) each update with slope α at the w row and 1 at the u
+    row, the per-row reference with the exact signs."""
+    alpha, eta = 0.3, 0.5
+    W, x, on = _wrong_sign_case()
+    slope = np.where(on > 0, 1.0, alpha) * np.array([1.0, -1.0])  # a_j σ'(z_j), v = 1
+    W0 = np.stack([W, W])  # (R = 2, 2k, d): the batched update path
+    run = lt.sgd(lt.Net(k=1, alpha=alpha), W0, (x[None, :], np.array([1.0])), eta=eta,
+                 n_epochs=1, rng=0)
+    expected = W + (eta * 0.5) * slope[:, None] * x[None, :]  # g(q) = 1/2: |q| ~ 1e-322
+    for r in range(2):
+        np.testing.assert_allclose(run.W[r], expected, rtol=1e-13)
+
+
+def test_batched_sgd_at_an_exact_kink_takes_slope_alpha():
+    """σ'(0) = α (docs/math.md §1) in a batch of runs: every neuron orthogonal to the only
+    point, so each pre-activation is exactly 0, q = 0, g(0) = 1/2, and the update of row j
+    is η·(1/2)·y·a_j·α·x, in each run of the batch as in the formula."""
+    alpha, eta = 0.3, 0.5
+    x, yv = np.array([1.0, 2.0, -0.5]), 1.0
+    W = np.array([[2.0, -1.0, 0.0], [1.0, 0.0, 2.0]])  # both rows ⟂ x
+    assert np.all(W @ x == 0.0)
+    run = lt.sgd(lt.Net(k=1, alpha=alpha), np.stack([W, 2.0 * W]), (x[None, :], np.array([yv])),
+                 eta=eta, n_epochs=1, rng=0)
+    a = np.array([1.0, -1.0])
+    for r, Wr in enumerate((W, 2.0 * W)):
+        np.testing.assert_allclose(run.W[r], Wr + (eta * 0.5 * yv * alpha) * a[:, None] * x,
+                                   rtol=1e-15)

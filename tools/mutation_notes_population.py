@@ -5,6 +5,11 @@ equivalence reasons (merged into :data:`mutation_notes.EQUIVALENT`); keyed like
 :mod:`mutation_notes`: (target, function, operator, line[, occurrence]).
 """
 
+_BATCHED_SIGNS = ("the batched SGD update decides σ' by the exact sign where underflow "
+                  "flips the computed one (test_batched_sgd_signs_are_exact_where_underflow_"
+                  "flips_the_computed_pre_activation, d = 64 ≫ 2k): the mutant trusts the "
+                  "computed sign (its underflow bound from 2k, or no recheck); the claims' "
+                  "weights never come near the underflow range")
 _SERIES = ("a step's time on the logarithmic mean's series branch to 1e-12 against the "
            "reference integrator (test_normalized_flow_time_of_steps_on_the_logarithmic_mean_s_"
            "series_branch): a wrong sign or factor of the series term −g/2 moves a step's log "
@@ -40,6 +45,12 @@ KILLED_BY_POPULATION: dict = {
     ("train-sgd", "_sgd_loop", "core/ReplaceFalseWithTrue", 108):
         "the callback's W is read-only, as sgd documents (test_sgd_callback_weights_are_read_"
         "only): no claim's callback writes to it",
+    **{("kernels", "Fused.sgd_update", op, line): _BATCHED_SIGNS for op, line in (
+        ("core/ReplaceUnaryOperator_Delete_USub", 230),
+        ("core/ReplaceUnaryOperator_Delete_Not", 241))},
+    ("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Gt_GtE", 241):
+        "σ'(0) = α at an exact kink in a batch of runs (test_batched_sgd_at_an_exact_kink_"
+        "takes_slope_alpha): the claims' pre-activations are never exactly 0",
     ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_NotEq", 298):
         "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
         "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "
@@ -68,6 +79,11 @@ _INNER_GUARD = ("equivalent: the guard `np.where(gap > 0, gap, 1.0)` under the d
                 "or NaN from inf − inf) the outer `np.where` and the final `isfinite` discard "
                 "the guarded value (1, 2, or 0 and its silenced 0/0)")
 
+_POWER_OF_TWO = ("equivalent: the scale of frobenius's scaled branch is a power of two either "
+                 "way (2^(e−2) or 2^e instead of 2^(e−1) near the largest entry): the scaling "
+                 "is exact, sqrt(4^j·s) = 2^j·sqrt(s) exactly, and the squares that underflow "
+                 "at one scale and not the other are below an ulp of a sum ≥ 1/4")
+
 #: survivors judged equivalent by reading them -> the reason no input tells them apart
 EQUIVALENT_POPULATION: dict = {
     ("train-flow", "_normalized_loop", "core/ReplaceBinaryOperator_Mul_Div", 279):
@@ -77,6 +93,17 @@ EQUIVALENT_POPULATION: dict = {
     **{("train-flow", "_euler_loop", op, line): _TIMES_ONE
        for op in ("core/ReplaceBinaryOperator_Mul_Div", "core/ReplaceBinaryOperator_Mul_Pow")
        for line in (190, 196)},
+    **{("kernels", "frobenius", "core/NumberReplacer", 173, occ): _POWER_OF_TWO
+       for occ in (70, 71)},
+    ("kernels", "frobenius", "core/NumberReplacer", 170, 61):
+        "equivalent: `_SQUARES_SAFE[0]` → `[-1]` marks every run but one with s exactly at the "
+        "upper bound unsafe, sending it through the power-of-two-scaled sum, which returns the "
+        "same float where the plain sum was safe (the scaling is exact and sqrt(s·4^-e)·2^e = "
+        "sqrt(s)), as for the `<=` → `==` mutant of line 169",
+    ("kernels", "Fused.backward", "core/ReplaceComparisonOperator_Eq_Lt", 216):
+        "equivalent: the one-point branch (an outer product) is skipped for the matmul, which "
+        "with an inner dimension of 1 forms the same single products mask_j·c·x_l, no sums "
+        "(the branch's own comment: same bits)",
     ("train-sgd", "_sgd_loop", "core/ReplaceAndWithOr", 122):
         "equivalent: `eps0 is not None or on_epoch is None` only adds cases where the losses "
         "are read per update without need: with on_epoch (and no callback) the mistakes then "

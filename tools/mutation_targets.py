@@ -72,7 +72,7 @@ TARGETS = {
                 ["loss_and_grad", "flow_state", "grad_over_loss", "frobenius", "Fused.forward",
                  "Fused.backward", "Fused.sgd_update"], ["odd-part", "thm4.1", "min2024"],
                 ["tests/test_mutation_kills_numerics.py", "tests/test_kernels.py",
-                 "tests/test_perf_equivalence.py"]),
+                 "tests/test_perf_equivalence.py", "tests/test_mutation_kills_population.py"]),
     # the KKT re-checks of the solvers' answers and of (P) (odd-part: the SVM; thm6.1:
     # the pattern program and kkt_certificate along the flow)
     "kkt": ("linteach/kkt.py", ["qp_kkt_report", "_report", "kkt_certificate"],
