@@ -183,3 +183,21 @@ def test_batched_sgd_at_an_exact_kink_takes_slope_alpha():
     for r, Wr in enumerate((W, 2.0 * W)):
         np.testing.assert_allclose(run.W[r], Wr + (eta * 0.5 * yv * alpha) * a[:, None] * x,
                                    rtol=1e-15)
+
+
+def test_batched_normalized_step_rescales_only_the_run_whose_loss_weights_are_all_tiny():
+    """Two runs in one batch, v = 1e200: at ‖W‖ = e^300 a misclassified point makes every
+    weight g_i/L_sum of ∇L/L fall below e^-745 (they would underflow to 0 unrescaled, a
+    frozen flow), at ‖W‖ = e^-460 the weights are ordinary.  The kernel rescales per run
+    (the largest log weight of each run), so each run of the batch steps as it does alone."""
+    net = lt.Net(k=1, alpha=0.5, v=1e200)
+    D = np.array([[0.6, 0.3], [-0.5, 0.55]])
+    D /= np.linalg.norm(D)
+    X = np.array([[1.0, 0.2], [-0.3, 1.0], [0.8, -0.9]])
+    y = np.array([1.0, -1.0, -1.0])
+    W0 = np.stack([D * np.exp(300.0), D * np.exp(-460.0)])
+    batched = lt.gradient_flow(net, W0, (X, y), dt=0.01, n_steps=1, normalized=True)
+    for r in range(2):
+        alone = lt.gradient_flow(net, W0[r], (X, y), dt=0.01, n_steps=1, normalized=True)
+        assert not np.allclose(alone.direction, D)  # the step moves the direction
+        np.testing.assert_allclose(batched.direction[r], alone.direction, rtol=1e-14)

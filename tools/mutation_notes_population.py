@@ -48,6 +48,11 @@ KILLED_BY_POPULATION: dict = {
     **{("kernels", "Fused.sgd_update", op, line): _BATCHED_SIGNS for op, line in (
         ("core/ReplaceUnaryOperator_Delete_USub", 230),
         ("core/ReplaceUnaryOperator_Delete_Not", 241))},
+    ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_USub_UAdd", 230): _BATCHED_SIGNS,
+    ("kernels", "grad_over_loss", "core/NumberReplacer", 146, 49):
+        "each run of a batch is rescaled by its own largest log weight (test_batched_"
+        "normalized_step_rescales_only_the_run_whose_loss_weights_are_all_tiny): `max(axis=0)` "
+        "takes it over the runs instead; the claims' flows never reach weights below e^-300",
     ("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Gt_GtE", 241):
         "σ'(0) = α at an exact kink in a batch of runs (test_batched_sgd_at_an_exact_kink_"
         "takes_slope_alpha): the claims' pre-activations are never exactly 0",
@@ -84,6 +89,15 @@ _POWER_OF_TWO = ("equivalent: the scale of frobenius's scaled branch is a power 
                  "is exact, sqrt(4^j·s) = 2^j·sqrt(s) exactly, and the squares that underflow "
                  "at one scale and not the other are below an ulp of a sum ≥ 1/4")
 
+_AXIS_ORDER = ("equivalent: the pre-activations handed to `active` on the batched recheck path "
+               "are read only by its own `_trusted(Z)` test (elementwise, then `all`), which "
+               "fails again there: their axis order ((R, 2k, 1), (2k, R, 1) or (R, 1, 2k)) "
+               "never matters (as for the campaign's line-241 mutant)")
+_SCRATCH = ("equivalent: whether an SGD update forms its products in the scratch `out` "
+            "(einsum) or not (broadcasting) changes no bit: each entry is one product "
+            "sa_j·ex_l, the contracted axis has length 1 (tests/test_perf_equivalence.py "
+            "compares both paths bit for bit)")
+
 #: survivors judged equivalent by reading them -> the reason no input tells them apart
 EQUIVALENT_POPULATION: dict = {
     ("train-flow", "_normalized_loop", "core/ReplaceBinaryOperator_Mul_Div", 279):
@@ -95,6 +109,18 @@ EQUIVALENT_POPULATION: dict = {
        for line in (190, 196)},
     **{("kernels", "frobenius", "core/NumberReplacer", 173, occ): _POWER_OF_TWO
        for occ in (70, 71)},
+    ("kernels", "frobenius", "core/NumberReplacer", 173, 64): _POWER_OF_TWO,
+    ("kernels", "frobenius", "core/ReplaceBinaryOperator_Mul_Sub", 169):
+        "equivalent: `flat * flat` → `flat - flat` makes every plain sum 0, below the safe "
+        "range, so every run takes the power-of-two-scaled sum, which returns the same float "
+        "where the plain sum was safe (the scaling is exact), as for the `<=` → `==` mutant",
+    **{("kernels", "Fused.sgd_update", op, 242): _AXIS_ORDER for op in (
+        "core/ReplaceUnaryOperator_USub_Not", "core/ReplaceUnaryOperator_USub_UAdd")},
+    **{("kernels", "Fused.sgd_update", op, 228): _SCRATCH for op in (
+        "core/ReplaceComparisonOperator_Lt_LtE", "core/ReplaceAndWithOr")},
+    ("kernels", "Fused.sgd_update", "core/NumberReplacer", 233, 111):
+        "equivalent: `active(W, x[None], z[None])[0]` → `[-1]` on the leading axis of length "
+        "1 that `[None]` added: both pick the same row",
     ("kernels", "frobenius", "core/NumberReplacer", 170, 61):
         "equivalent: `_SQUARES_SAFE[0]` → `[-1]` marks every run but one with s exactly at the "
         "upper bound unsafe, sending it through the power-of-two-scaled sum, which returns the "
