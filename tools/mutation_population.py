@@ -145,7 +145,20 @@ def population_lines(out: Path, campaign: dict, equivalent):
             total[key] += value
         survivors += [(t, r) for r in rows
                       if r["verdict"] == "survived" or "added since" in r["verdict"]]
-    lines += ["", f"Over the {len(files)} targets with a population pass: {total['judged']} of "
-              f"their {total['whole']} mutants judged (sample and pass), {total['not_run']} not "
-              f"run; {total['open']} open (non-equivalent) survivors.", ""]
+    done = {json.loads(f.read_text())["target"] for f in files}
+    for t, res in sorted(campaign.items()):  # sampled or stopped campaigns the pass missed
+        left = res.get("sampled_out", 0) + res.get("not_run", 0)
+        if t not in done and left:
+            lines.append(f"| {t} | {left + len(res['mutants'])} | {len(res['mutants'])} | 0 "
+                         f"| | | | | | | {left} (the pass did not reach it) |")
+            total["not_run"] += left
+            total["whole"] += left + len(res["mutants"])
+            total["judged"] += len(res["mutants"])
+            total["open"] += sum(r["verdict"] == "survived" and not equivalent(t, r)
+                                 for r in res["mutants"])
+    lines += ["", f"Over the targets of this table ({len(files)} with a population pass): "
+              f"{total['judged']} of their {total['whole']} mutants judged (sample and pass), "
+              f"{total['not_run']} not run; {total['open']} open (non-equivalent) survivors "
+              "among those judged (a mutant killed by a test written since is not open).  The "
+              "targets not in this table were judged whole by their campaigns (above).", ""]
     return lines, survivors
