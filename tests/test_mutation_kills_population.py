@@ -201,3 +201,18 @@ def test_batched_normalized_step_rescales_only_the_run_whose_loss_weights_are_al
         alone = lt.gradient_flow(net, W0[r], (X, y), dt=0.01, n_steps=1, normalized=True)
         assert not np.allclose(alone.direction, D)  # the step moves the direction
         np.testing.assert_allclose(batched.direction[r], alone.direction, rtol=1e-14)
+
+
+def test_kernel_sgd_update_checks_underflowed_signs_by_default():
+    """``Fused.sgd_update`` rechecks signs that underflow may have flipped unless told the
+    weights are safe (``checked=True`` by default): called without ``checked`` on the
+    wrong-sign case, it updates with the exact signs, as the per-row reference does."""
+    from linteach._kernels import Fused
+
+    alpha, eta = 0.3, 0.5
+    W, x, on = _wrong_sign_case()
+    slope = np.where(on > 0, 1.0, alpha) * np.array([1.0, -1.0])  # a_j σ'(z_j), v = 1
+    W_run = W.copy()
+    Fused(lt.Net(k=1, alpha=alpha)).sgd_update(W_run, x, 1.0, eta * x, eta=eta)
+    np.testing.assert_allclose(W_run, W + (eta * 0.5) * slope[:, None] * x[None, :],
+                               rtol=1e-13)

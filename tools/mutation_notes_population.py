@@ -53,6 +53,9 @@ KILLED_BY_POPULATION: dict = {
         "each run of a batch is rescaled by its own largest log weight (test_batched_"
         "normalized_step_rescales_only_the_run_whose_loss_weights_are_all_tiny): `max(axis=0)` "
         "takes it over the runs instead; the claims' flows never reach weights below e^-300",
+    ("kernels", "Fused.sgd_update", "core/ReplaceTrueWithFalse", 226):
+        "the kernel's SGD update rechecks underflowed signs by default (test_kernel_sgd_"
+        "update_checks_underflowed_signs_by_default): the trainer always passes `checked`",
     ("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Gt_GtE", 241):
         "σ'(0) = α at an exact kink in a batch of runs (test_batched_sgd_at_an_exact_kink_"
         "takes_slope_alpha): the claims' pre-activations are never exactly 0",
@@ -110,6 +113,17 @@ EQUIVALENT_POPULATION: dict = {
     **{("kernels", "frobenius", "core/NumberReplacer", 173, occ): _POWER_OF_TWO
        for occ in (70, 71)},
     ("kernels", "frobenius", "core/NumberReplacer", 173, 64): _POWER_OF_TWO,
+    ("kernels", "frobenius", "core/ReplaceBinaryOperator_Sub_Add", 173): _POWER_OF_TWO,
+    ("kernels", "frobenius", "core/ReplaceComparisonOperator_GtE_Eq", 170):
+        "equivalent: `s >= 2^-800` → `s == 2^-800` marks every run unsafe but one with s "
+        "exactly there, sending it through the power-of-two-scaled sum, which returns the same "
+        "float where the plain sum was safe (the scaling is exact), as for the `<=` → `==` "
+        "mutant of line 169",
+    ("kernels", "frobenius", "core/NumberReplacer", 167, 56):
+        "equivalent: `reshape(... + (-1,))` → `(-2,)`: numpy takes any negative length as "
+        "the one unknown dimension, so both flatten the last two axes",
+    ("kernels", "Fused.sgd_update", "core/NumberReplacer", 242, 126): _AXIS_ORDER,
+    ("kernels", "Fused.sgd_update", "core/AddNot", 228): _SCRATCH,
     ("kernels", "frobenius", "core/ReplaceBinaryOperator_Mul_Sub", 169):
         "equivalent: `flat * flat` → `flat - flat` makes every plain sum 0, below the safe "
         "range, so every run takes the power-of-two-scaled sum, which returns the same float "
