@@ -88,9 +88,10 @@ _INNER_GUARD = ("equivalent: the guard `np.where(gap > 0, gap, 1.0)` under the d
                 "the guarded value (1, 2, or 0 and its silenced 0/0)")
 
 _POWER_OF_TWO = ("equivalent: the scale of frobenius's scaled branch is a power of two either "
-                 "way (2^(e−2) or 2^e instead of 2^(e−1) near the largest entry): the scaling "
-                 "is exact, sqrt(4^j·s) = 2^j·sqrt(s) exactly, and the squares that underflow "
-                 "at one scale and not the other are below an ulp of a sum ≥ 1/4")
+                 "way (2^(e−2), 2^e or 2^(e+1) instead of 2^(e−1) near the largest entry): the "
+                 "scaling is exact, sqrt(4^j·s) = 2^j·sqrt(s) exactly, and the squares that "
+                 "underflow at one scale and not the other are ~2^-1000 below the largest one, "
+                 "far below an ulp of the sum")
 
 _AXIS_ORDER = ("equivalent: the pre-activations handed to `active` on the batched recheck path "
                "are read only by its own `_trusted(Z)` test (elementwise, then `all`), which "
