@@ -216,3 +216,39 @@ def test_kernel_sgd_update_checks_underflowed_signs_by_default():
     Fused(lt.Net(k=1, alpha=alpha)).sgd_update(W_run, x, 1.0, eta * x, eta=eta)
     np.testing.assert_allclose(W_run, W + (eta * 0.5) * slope[:, None] * x[None, :],
                                rtol=1e-13)
+
+
+def _log_grad_norm(W, X, y, alpha):
+    """log ‖∇L(W)‖ (mean loss, v = 1) by the per-example formula in plain float64:
+    ∇_{w_j} L = (1/n) Σ_i −y_i g(q_i) a_j σ'(w_j·x_i) x_i (docs/math.md §1); fine where the
+    misclassified points' g(q) ≈ 1 carry the sum (the others' g underflow to 0 harmlessly)."""
+    from scipy.special import expit
+
+    k = W.shape[0] // 2
+    a = np.repeat([1.0, -1.0], k)
+    Z = X @ W.T
+    q = y * (np.maximum(Z, alpha * Z) @ a)
+    c = -y * expit(-q) / len(X)
+    G = (np.where(Z > 0, 1.0, alpha) * a * c[:, None]).T @ X
+    return float(np.log(np.linalg.norm(G)))
+
+
+@pytest.mark.parametrize("log_scale", [320.0, 340.0])
+def test_normalized_flow_time_where_every_loss_weight_is_below_e_minus_300(log_scale):
+    """A misclassified point at ‖W‖ = e^340: every weight g_i/L_sum of ∇L/L is below e^-300
+    and the kernel rescales them, correcting log ‖∇L/L‖ for the scale.  One step's time,
+    dt‖W_0‖ times the logarithmic mean of 1/‖∇L‖ at its two ends (docs/math.md §4), with
+    ‖∇L‖ from the per-example formula at W_0 and at the step's W_1."""
+    alpha, dt = 0.5, 0.01
+    net = lt.Net(k=1, alpha=alpha)
+    D = np.array([[0.6, 0.3], [-0.5, 0.55]])
+    D /= np.linalg.norm(D)
+    X = np.array([[1.0, 0.2], [-0.3, 1.0], [0.8, -0.9]])
+    y = np.array([1.0, -1.0, -1.0])
+    W0 = D * np.exp(log_scale)
+    run = lt.gradient_flow(net, W0, (X, y), dt=dt, n_steps=1, normalized=True)
+    s0, s1 = -_log_grad_norm(W0, X, y, alpha), -_log_grad_norm(run.W, X, y, alpha)
+    gap = abs(s1 - s0)
+    log_mean = max(s0, s1) + (np.log(-np.expm1(-gap) / gap) if gap > 0 else 0.0)
+    want = np.log(dt) + log_scale + log_mean
+    assert abs(float(run.log_time) - want) <= 1e-9 * abs(want)

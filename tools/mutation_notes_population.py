@@ -53,6 +53,10 @@ KILLED_BY_POPULATION: dict = {
         "each run of a batch is rescaled by its own largest log weight (test_batched_"
         "normalized_step_rescales_only_the_run_whose_loss_weights_are_all_tiny): `max(axis=0)` "
         "takes it over the runs instead; the claims' flows never reach weights below e^-300",
+    ("kernels", "grad_over_loss", "core/ReplaceBinaryOperator_Add_Sub", 156):
+        "log ‖∇L/L‖ is corrected for the rescaling of tiny weights (test_normalized_flow_time_"
+        "where_every_loss_weight_is_below_e_minus_300: a step's time against the per-example "
+        "‖∇L‖): only the direction of a step was checked there, and no claim's flow gets there",
     ("kernels", "Fused.sgd_update", "core/ReplaceTrueWithFalse", 226):
         "the kernel's SGD update rechecks underflowed signs by default (test_kernel_sgd_"
         "update_checks_underflowed_signs_by_default): the trainer always passes `checked`",
@@ -129,8 +133,16 @@ EQUIVALENT_POPULATION: dict = {
         "equivalent: `flat * flat` → `flat - flat` makes every plain sum 0, below the safe "
         "range, so every run takes the power-of-two-scaled sum, which returns the same float "
         "where the plain sum was safe (the scaling is exact), as for the `<=` → `==` mutant",
-    **{("kernels", "Fused.sgd_update", op, 242): _AXIS_ORDER for op in (
-        "core/ReplaceUnaryOperator_USub_Not", "core/ReplaceUnaryOperator_USub_UAdd")},
+    **{("kernels", "Fused.sgd_update", op, 242, occ): _AXIS_ORDER for op, occ in (
+        ("core/ReplaceUnaryOperator_USub_Not", 29), ("core/ReplaceUnaryOperator_USub_Not", 30),
+        ("core/ReplaceUnaryOperator_USub_UAdd", 29),
+        ("core/ReplaceUnaryOperator_USub_UAdd", 30))},  # z's axes, not x's
+    ("kernels", "Fused.sgd_update", "core/NumberReplacer", 234, 119):
+        "equivalent: `a_col[1, :, 0]` → `a_col[1, :, -1]` on a_col's trailing axis of length "
+        "1: both pick the same column",
+    ("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Eq_LtE", 231):
+        "equivalent: `W.ndim == 2` → `<= 2`: W is checked to have at least 2 axes",
+    ("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Lt_NotEq", 228): _SCRATCH,
     **{("kernels", "Fused.sgd_update", op, 228): _SCRATCH for op in (
         "core/ReplaceComparisonOperator_Lt_LtE", "core/ReplaceAndWithOr")},
     ("kernels", "Fused.sgd_update", "core/NumberReplacer", 233, 111):
