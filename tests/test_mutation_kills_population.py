@@ -252,3 +252,18 @@ def test_normalized_flow_time_where_every_loss_weight_is_below_e_minus_300(log_s
     log_mean = max(s0, s1) + (np.log(-np.expm1(-gap) / gap) if gap > 0 else 0.0)
     want = np.log(dt) + log_scale + log_mean
     assert abs(float(run.log_time) - want) <= 1e-9 * abs(want)
+
+
+@pytest.mark.parametrize("normalized", [False, True])
+def test_a_batch_of_one_run_equals_the_run_alone(normalized):
+    """W0 with a run axis of length 1 (and n = 5 points ≠ 2k = 4 neurons): the gradient and
+    the loss terms are formed over the batch's axes, the points on axis −2 whatever the
+    leading axes; the run equals the same run without its run axis, bit for bit."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(5, 3))
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0])
+    W0 = rng.normal(size=(4, 3))
+    net = lt.Net(k=2, alpha=0.3)
+    one = lt.gradient_flow(net, W0[None], (X, y), dt=0.01, n_steps=3, normalized=normalized)
+    alone = lt.gradient_flow(net, W0, (X, y), dt=0.01, n_steps=3, normalized=normalized)
+    np.testing.assert_array_equal(one.W[0], alone.W)

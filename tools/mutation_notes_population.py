@@ -57,6 +57,10 @@ KILLED_BY_POPULATION: dict = {
         "log ‖∇L/L‖ is corrected for the rescaling of tiny weights (test_normalized_flow_time_"
         "where_every_loss_weight_is_below_e_minus_300: a step's time against the per-example "
         "‖∇L‖): only the direction of a step was checked there, and no claim's flow gets there",
+    ("kernels", "Fused.backward", "core/ReplaceUnaryOperator_USub_Not", 216, 22):
+        "a batch of one run equals the run alone (test_a_batch_of_one_run_equals_the_run_"
+        "alone): `cX.shape[0]` is then 1 and sends n points down the one-point branch; the "
+        "claims' batches have several runs",
     ("kernels", "Fused.sgd_update", "core/ReplaceTrueWithFalse", 226):
         "the kernel's SGD update rechecks underflowed signs by default (test_kernel_sgd_"
         "update_checks_underflowed_signs_by_default): the trainer always passes `checked`",
@@ -124,6 +128,14 @@ EQUIVALENT_POPULATION: dict = {
         "exactly there, sending it through the power-of-two-scaled sum, which returns the same "
         "float where the plain sum was safe (the scaling is exact), as for the `<=` → `==` "
         "mutant of line 169",
+    ("kernels", "frobenius", "core/NumberReplacer", 170, 63):
+        "equivalent: `_SQUARES_SAFE[1]` → `[0]` marks every run unsafe but one with s exactly "
+        "2^-800, sending it through the power-of-two-scaled sum, which returns the same float "
+        "where the plain sum was safe (the scaling is exact), as for the `<=` → `==` mutant",
+    ("kernels", "flow_state", "core/ReplaceFalseWithTrue", 135):
+        "equivalent: `checked=True` only re-validates the margins and log ‖W‖ (no NaN, log ‖W‖ "
+        "< inf) before the same computation; the trainers' loops, its only callers, pass "
+        "margins of checked data and a finite log ‖W‖, so the check always passes",
     ("kernels", "frobenius", "core/NumberReplacer", 167, 56):
         "equivalent: `reshape(... + (-1,))` → `(-2,)`: numpy takes any negative length as "
         "the one unknown dimension, so both flatten the last two axes",
