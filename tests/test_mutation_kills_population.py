@@ -267,3 +267,17 @@ def test_a_batch_of_one_run_equals_the_run_alone(normalized):
     one = lt.gradient_flow(net, W0[None], (X, y), dt=0.01, n_steps=3, normalized=normalized)
     alone = lt.gradient_flow(net, W0, (X, y), dt=0.01, n_steps=3, normalized=normalized)
     np.testing.assert_array_equal(one.W[0], alone.W)
+
+
+def test_batched_gd_signs_are_exact_where_underflow_flips_the_computed_pre_activation():
+    """The full-batch forward pass decides σ' by the exact sign too (docs/math.md §1), in a
+    batch of runs: two runs of the wrong-sign case (d = 64 ≫ 2k = 2) each take the gd step
+    W + η·(1/2)·a_j σ'(z_j)·x of the one-point mean loss, with the exact signs."""
+    alpha, eta = 0.3, 0.5
+    W, x, on = _wrong_sign_case()
+    slope = np.where(on > 0, 1.0, alpha) * np.array([1.0, -1.0])  # a_j σ'(z_j), v = 1
+    run = lt.gd(lt.Net(k=1, alpha=alpha), np.stack([W, W]), (x[None, :], np.array([1.0])),
+                eta=eta, n_steps=1)
+    expected = W + (eta * 0.5) * slope[:, None] * x[None, :]  # g(q) = 1/2: |q| ~ 1e-322
+    for r in range(2):
+        np.testing.assert_allclose(run.W[r], expected, rtol=1e-13)

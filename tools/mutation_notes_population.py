@@ -61,6 +61,11 @@ KILLED_BY_POPULATION: dict = {
         "a batch of one run equals the run alone (test_a_batch_of_one_run_equals_the_run_"
         "alone): `cX.shape[0]` is then 1 and sends n points down the one-point branch; the "
         "claims' batches have several runs",
+    ("kernels", "Fused.forward", "core/ReplaceUnaryOperator_Delete_USub", 200, 21):
+        "the full-batch forward pass decides σ' by the exact sign where underflow flips the "
+        "computed one, in a batch of runs too (test_batched_gd_signs_are_exact_where_"
+        "underflow_flips_the_computed_pre_activation, d = 64 ≫ 2k): `W.shape[1]` is 2k there, "
+        "an underflow bound too small; the claims' weights never come near the underflow range",
     ("kernels", "Fused.sgd_update", "core/ReplaceTrueWithFalse", 226):
         "the kernel's SGD update rechecks underflowed signs by default (test_kernel_sgd_"
         "update_checks_underflowed_signs_by_default): the trainer always passes `checked`",
@@ -136,6 +141,20 @@ EQUIVALENT_POPULATION: dict = {
         "equivalent: `checked=True` only re-validates the margins and log ‖W‖ (no NaN, log ‖W‖ "
         "< inf) before the same computation; the trainers' loops, its only callers, pass "
         "margins of checked data and a finite log ‖W‖, so the check always passes",
+    ("kernels", "frobenius", "core/ReplaceBinaryOperator_Sub_Mul", 173): _POWER_OF_TWO,
+    ("kernels", "frobenius", "core/NumberReplacer", 170, 60):
+        "equivalent: `_SQUARES_SAFE[0]` → `[1]` marks every run unsafe but one with s exactly "
+        "2^800, sending it through the power-of-two-scaled sum, which returns the same float "
+        "where the plain sum was safe (the scaling is exact), as for the `<=` → `==` mutant",
+    ("kernels", "Fused.backward", "core/ReplaceComparisonOperator_Eq_LtE", 216):
+        "equivalent: `n == 1` → `n <= 1`: a data set has at least one point",
+    ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_Delete_USub", 242, 29):
+        _AXIS_ORDER,
+    ("kernels", "grad_over_loss", "core/NumberReplacer", 149, 51):
+        "equivalent up to rounding: where some run of a batch has every weight below e^-300, "
+        "the others' weights are e^{log w + 1} instead of e^{log w} and their log norm is "
+        "corrected by −1 instead of 0: the same log ‖∇L/L‖ and direction to ~1 ulp (the "
+        "step uses only the direction), as for the campaign's `top <= −300` mutant",
     ("kernels", "frobenius", "core/NumberReplacer", 167, 56):
         "equivalent: `reshape(... + (-1,))` → `(-2,)`: numpy takes any negative length as "
         "the one unknown dimension, so both flatten the last two axes",
