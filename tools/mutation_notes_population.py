@@ -47,7 +47,7 @@ KILLED_BY_POPULATION: dict = {
         "only): no claim's callback writes to it",
     **{("kernels", "Fused.sgd_update", op, line): _BATCHED_SIGNS for op, line in (
         ("core/ReplaceUnaryOperator_Delete_USub", 230),
-        ("core/ReplaceUnaryOperator_Delete_Not", 241))},
+        ("core/ReplaceUnaryOperator_Delete_Not", 241), ("core/AddNot", 241))},
     ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_USub_UAdd", 230): _BATCHED_SIGNS,
     ("kernels", "grad_over_loss", "core/NumberReplacer", 146, 49):
         "each run of a batch is rescaled by its own largest log weight (test_batched_"
@@ -142,6 +142,10 @@ EQUIVALENT_POPULATION: dict = {
         "< inf) before the same computation; the trainers' loops, its only callers, pass "
         "margins of checked data and a finite log ‖W‖, so the check always passes",
     ("kernels", "frobenius", "core/ReplaceBinaryOperator_Sub_Mul", 173): _POWER_OF_TWO,
+    ("kernels", "frobenius", "core/ReplaceComparisonOperator_LtE_Lt", 170):
+        "equivalent: `s <= 2^800` → `s < 2^800` sends only s = 2^800 exactly through the "
+        "power-of-two-scaled sum, which returns the same float there (the scaling is exact)",
+    ("kernels", "Fused.sgd_update", "core/NumberReplacer", 242, 127): _AXIS_ORDER,
     ("kernels", "frobenius", "core/NumberReplacer", 170, 60):
         "equivalent: `_SQUARES_SAFE[0]` → `[1]` marks every run unsafe but one with s exactly "
         "2^800, sending it through the power-of-two-scaled sum, which returns the same float "
