@@ -169,20 +169,22 @@ def test_batched_sgd_signs_are_exact_where_underflow_flips_the_computed_pre_acti
         np.testing.assert_allclose(run.W[r], expected, rtol=1e-13)
 
 
-def test_batched_sgd_at_an_exact_kink_takes_slope_alpha():
-    """σ'(0) = α (docs/math.md §1) in a batch of runs: every neuron orthogonal to the only
-    point, so each pre-activation is exactly 0, q = 0, g(0) = 1/2, and the update of row j
-    is η·(1/2)·y·a_j·α·x, in each run of the batch as in the formula."""
+@pytest.mark.parametrize("batched", [False, True], ids=["one run", "batch"])
+def test_sgd_at_an_exact_kink_takes_slope_alpha(batched):
+    """σ'(0) = α (docs/math.md §1) in the one-run update and in a batch of runs: every
+    neuron orthogonal to the only point, so each pre-activation is exactly 0, q = 0,
+    g(0) = 1/2, and the update of row j is η·(1/2)·y·a_j·α·x, as in the formula."""
     alpha, eta = 0.3, 0.5
     x, yv = np.array([1.0, 2.0, -0.5]), 1.0
     W = np.array([[2.0, -1.0, 0.0], [1.0, 0.0, 2.0]])  # both rows ⟂ x
     assert np.all(W @ x == 0.0)
-    run = lt.sgd(lt.Net(k=1, alpha=alpha), np.stack([W, 2.0 * W]), (x[None, :], np.array([yv])),
-                 eta=eta, n_epochs=1, rng=0)
+    starts = (W, 2.0 * W) if batched else (W,)
+    run = lt.sgd(lt.Net(k=1, alpha=alpha), np.stack(starts) if batched else W,
+                 (x[None, :], np.array([yv])), eta=eta, n_epochs=1, rng=0)
     a = np.array([1.0, -1.0])
-    for r, Wr in enumerate((W, 2.0 * W)):
-        np.testing.assert_allclose(run.W[r], Wr + (eta * 0.5 * yv * alpha) * a[:, None] * x,
-                                   rtol=1e-15)
+    for r, Wr in enumerate(starts):
+        np.testing.assert_allclose(run.W[r] if batched else run.W,
+                                   Wr + (eta * 0.5 * yv * alpha) * a[:, None] * x, rtol=1e-15)
 
 
 def test_batched_normalized_step_rescales_only_the_run_whose_loss_weights_are_all_tiny():

@@ -69,9 +69,10 @@ KILLED_BY_POPULATION: dict = {
     ("kernels", "Fused.sgd_update", "core/ReplaceTrueWithFalse", 226):
         "the kernel's SGD update rechecks underflowed signs by default (test_kernel_sgd_"
         "update_checks_underflowed_signs_by_default): the trainer always passes `checked`",
-    ("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Gt_GtE", 241):
-        "σ'(0) = α at an exact kink in a batch of runs (test_batched_sgd_at_an_exact_kink_"
-        "takes_slope_alpha): the claims' pre-activations are never exactly 0",
+    **{("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Gt_GtE", line):
+       "σ'(0) = α at an exact kink, in the one-run update and in a batch of runs (test_sgd_at_"
+       "an_exact_kink_takes_slope_alpha): the claims' pre-activations are never exactly 0"
+       for line in (233, 241)},
     ("train-flow", "_normalized_loop", "core/ReplaceComparisonOperator_Lt_NotEq", 298):
         "the callback's W is None past e^MAX_LOG_NORM too, where e^log‖W‖ is still finite "
         "(test_normalized_flow_callback_w_is_none_exactly_when_run_w_is, at 705): no claim's "
@@ -115,6 +116,9 @@ _SCRATCH = ("equivalent: whether an SGD update forms its products in the scratch
             "sa_j·ex_l, the contracted axis has length 1 (tests/test_perf_equivalence.py "
             "compares both paths bit for bit)")
 
+_TRAILING_ONE = ("equivalent: `[..., 0]` → `[..., -1]` on a trailing axis of length 1 (a "
+                 "`[..., None]` column): both pick the same element")
+
 #: survivors judged equivalent by reading them -> the reason no input tells them apart
 EQUIVALENT_POPULATION: dict = {
     ("train-flow", "_normalized_loop", "core/ReplaceBinaryOperator_Mul_Div", 279):
@@ -142,6 +146,22 @@ EQUIVALENT_POPULATION: dict = {
         "< inf) before the same computation; the trainers' loops, its only callers, pass "
         "margins of checked data and a finite log ‖W‖, so the check always passes",
     ("kernels", "frobenius", "core/ReplaceBinaryOperator_Sub_Mul", 173): _POWER_OF_TWO,
+    ("kernels", "Fused.sgd_update", "core/NumberReplacer", 242, 128): _AXIS_ORDER,
+    ("kernels", "grad_over_loss", "core/NumberReplacer", 149, 50):
+        "equivalent up to rounding: where some run of a batch has every weight below e^-300, "
+        "the others' weights are e^{log w − 1} instead of e^{log w} and their log norm is "
+        "corrected by +1 instead of 0: the same log ‖∇L/L‖ and direction to ~1 ulp",
+    ("kernels", "frobenius", "core/NumberReplacer", 175, 73): _TRAILING_ONE,
+    ("kernels", "Fused.forward", "core/NumberReplacer", 206, 85): _TRAILING_ONE,
+    ("kernels", "Fused.backward", "core/NumberReplacer", 217, 95):
+        "equivalent: `mask[..., 0, :, None]` → `mask[..., -1, :, None]` in the one-point "
+        "branch, where the points' axis has length 1: both pick the same row",
+    ("kernels", "Fused.sgd_update", "core/ReplaceOrWithAnd", 233):
+        "equivalent: `not checked or _trusted(z)` → `not checked and _trusted(z)` rechecks "
+        "the signs in the unchecked regime too; there (every product ≥ 2^-900, so every "
+        "computed z is 0 or a multiple of 2^-952, far from underflow) `active` finds the "
+        "signs trusted or, at an exact 0, recomputes the same exactly scaled products: the "
+        "same mask",
     ("kernels", "frobenius", "core/ReplaceComparisonOperator_LtE_Lt", 170):
         "equivalent: `s <= 2^800` → `s < 2^800` sends only s = 2^800 exactly through the "
         "power-of-two-scaled sum, which returns the same float there (the scaling is exact)",
