@@ -157,11 +157,12 @@ EQUIVALENT_POPULATION: dict = {
         "equivalent: `mask[..., 0, :, None]` → `mask[..., -1, :, None]` in the one-point "
         "branch, where the points' axis has length 1: both pick the same row",
     ("kernels", "Fused.sgd_update", "core/ReplaceOrWithAnd", 233):
-        "equivalent: `not checked or _trusted(z)` → `not checked and _trusted(z)` rechecks "
-        "the signs in the unchecked regime too; there (every product ≥ 2^-900, so every "
-        "computed z is 0 or a multiple of 2^-952, far from underflow) `active` finds the "
-        "signs trusted or, at an exact 0, recomputes the same exactly scaled products: the "
-        "same mask",
+        "equivalent up to rounding: `not checked or _trusted(z)` → `not checked and "
+        "_trusted(z)` rechecks the signs in the unchecked regime too; there every product is "
+        "≥ 2^-900, so every computed z is 0 or a multiple of 2^-952, far from underflow, and "
+        "`active` trusts it, except a z that cancels to exactly 0, whose recheck sums the "
+        "same products exactly scaled (in the matmul's order: a sign at rounding level "
+        "either way)",
     ("kernels", "frobenius", "core/ReplaceComparisonOperator_LtE_Lt", 170):
         "equivalent: `s <= 2^800` → `s < 2^800` sends only s = 2^800 exactly through the "
         "power-of-two-scaled sum, which returns the same float there (the scaling is exact)",
