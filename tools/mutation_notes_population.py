@@ -119,6 +119,13 @@ _SCRATCH = ("equivalent: whether an SGD update forms its products in the scratch
 _TRAILING_ONE = ("equivalent: `[..., 0]` → `[..., -1]` on a trailing axis of length 1 (a "
                  "`[..., None]` column): both pick the same element")
 
+_OR_AND = ("equivalent up to rounding: `not checked or _trusted(z)` → `not checked and "
+        "_trusted(z)` rechecks the signs in the unchecked regime too; there every product is "
+        "≥ 2^-900, so every computed z is 0 or a multiple of 2^-952, far from underflow, and "
+        "`active` trusts it, except a z that cancels to exactly 0, whose recheck sums the "
+        "same products exactly scaled (in the matmul's order: a sign at rounding level "
+        "either way)")
+
 #: survivors judged equivalent by reading them -> the reason no input tells them apart
 EQUIVALENT_POPULATION: dict = {
     ("train-flow", "_normalized_loop", "core/ReplaceBinaryOperator_Mul_Div", 279):
@@ -156,13 +163,12 @@ EQUIVALENT_POPULATION: dict = {
     ("kernels", "Fused.backward", "core/NumberReplacer", 217, 95):
         "equivalent: `mask[..., 0, :, None]` → `mask[..., -1, :, None]` in the one-point "
         "branch, where the points' axis has length 1: both pick the same row",
-    ("kernels", "Fused.sgd_update", "core/ReplaceOrWithAnd", 233):
-        "equivalent up to rounding: `not checked or _trusted(z)` → `not checked and "
-        "_trusted(z)` rechecks the signs in the unchecked regime too; there every product is "
-        "≥ 2^-900, so every computed z is 0 or a multiple of 2^-952, far from underflow, and "
-        "`active` trusts it, except a z that cancels to exactly 0, whose recheck sums the "
-        "same products exactly scaled (in the matmul's order: a sign at rounding level "
-        "either way)",
+    ("kernels", "Fused.sgd_update", "core/ReplaceComparisonOperator_Lt_Gt", 228): _SCRATCH,
+    ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_Delete_USub", 242, 30):
+        _AXIS_ORDER,
+    ("kernels", "Fused.sgd_update", "core/NumberReplacer", 244, 145): _TRAILING_ONE,
+    ("kernels", "Fused.sgd_update", "core/ReplaceOrWithAnd", 241): _OR_AND,
+    ("kernels", "Fused.sgd_update", "core/ReplaceOrWithAnd", 233): _OR_AND,
     ("kernels", "frobenius", "core/ReplaceComparisonOperator_LtE_Lt", 170):
         "equivalent: `s <= 2^800` → `s < 2^800` sends only s = 2^800 exactly through the "
         "power-of-two-scaled sum, which returns the same float there (the scaling is exact)",
