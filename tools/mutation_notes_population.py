@@ -120,11 +120,11 @@ _TRAILING_ONE = ("equivalent: `[..., 0]` → `[..., -1]` on a trailing axis of l
                  "`[..., None]` column): both pick the same element")
 
 _OR_AND = ("equivalent up to rounding: `not checked or _trusted(z)` → `not checked and "
-        "_trusted(z)` rechecks the signs in the unchecked regime too; there every product is "
-        "≥ 2^-900, so every computed z is 0 or a multiple of 2^-952, far from underflow, and "
-        "`active` trusts it, except a z that cancels to exactly 0, whose recheck sums the "
-        "same products exactly scaled (in the matmul's order: a sign at rounding level "
-        "either way)")
+           "_trusted(z)` rechecks the signs in the unchecked regime too; there every product is "
+           "≥ 2^-900, so every computed z is 0 or a multiple of 2^-952, far from underflow, and "
+           "`active` trusts it, except a z that cancels to exactly 0, whose recheck sums the "
+           "same products exactly scaled (in the matmul's order: a sign at rounding level "
+           "either way)")
 
 #: survivors judged equivalent by reading them -> the reason no input tells them apart
 EQUIVALENT_POPULATION: dict = {
