@@ -66,6 +66,10 @@ KILLED_BY_POPULATION: dict = {
         "computed one, in a batch of runs too (test_batched_gd_signs_are_exact_where_"
         "underflow_flips_the_computed_pre_activation, d = 64 ≫ 2k): `W.shape[1]` is 2k there, "
         "an underflow bound too small; the claims' weights never come near the underflow range",
+    ("kernels", "Fused.forward", "core/ReplaceUnaryOperator_USub_UAdd", 200, 21):
+        "the full-batch forward pass decides σ' by the exact sign where underflow flips the "
+        "computed one, in a batch of runs too (test_batched_gd_signs_are_exact_where_"
+        "underflow_flips_the_computed_pre_activation, d = 64 ≫ 2k): `W.shape[+1]` is 2k there",
     ("kernels", "Fused.sgd_update", "core/ReplaceTrueWithFalse", 226):
         "the kernel's SGD update rechecks underflowed signs by default (test_kernel_sgd_"
         "update_checks_underflowed_signs_by_default): the trainer always passes `checked`",
@@ -167,6 +171,12 @@ EQUIVALENT_POPULATION: dict = {
     ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_Delete_USub", 242, 30):
         _AXIS_ORDER,
     ("kernels", "Fused.sgd_update", "core/NumberReplacer", 244, 145): _TRAILING_ONE,
+    ("kernels", "Fused.sgd_update", "core/NumberReplacer", 244, 143):
+        "equivalent: `[:, 0, 0]` → `[:, -1, 0]` on the (R, 1, 1) product of a (1, 2k) row "
+        "and a (2k, 1) column: its middle axis has length 1",
+    ("kernels", "frobenius", "core/ReplaceComparisonOperator_GtE_Gt", 170):
+        "equivalent: `s >= 2^-800` → `s > 2^-800` sends only s = 2^-800 exactly through the "
+        "power-of-two-scaled sum, which returns the same float there (the scaling is exact)",
     ("kernels", "Fused.sgd_update", "core/ReplaceOrWithAnd", 241): _OR_AND,
     ("kernels", "Fused.sgd_update", "core/ReplaceOrWithAnd", 233): _OR_AND,
     ("kernels", "frobenius", "core/ReplaceComparisonOperator_LtE_Lt", 170):
