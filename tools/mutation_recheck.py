@@ -65,7 +65,8 @@ def recheck(targets, out: Path, survivors_only: bool = False) -> None:
     again too: a claim check added since may now kill it ("killed by verify (added since)").
     The survivors of the population pass (``<out>/population/``) are judged again the
     pass's way, tests first, and only they (its tests-killed mutants are too many).  With
-    ``survivors_only``, no mutant the tests killed is judged again."""
+    ``survivors_only``, no mutant the tests killed is judged again; an equivalent survivor
+    (one the report gives a reason) never is."""
     for target in targets:
         for population, path in ((False, out / f"{target}.json"),
                                  (True, out / "population" / f"{target}.json")):
@@ -82,8 +83,8 @@ def _recheck_file(target, path: Path, population: bool, killed_too: bool) -> Non
     for r in res["mutants"]:
         by_tests = (r["verdict"] in ("killed by tests", "killed by tests (added since)")
                     and only != ["NONE"] and killed_too)
-        if r["verdict"] != "survived" and not by_tests or population and equivalent(target, r):
-            continue  # (an equivalent mutant of the population pass: no test can kill it)
+        if r["verdict"] != "survived" and not by_tests or equivalent(target, r):
+            continue  # (an equivalent mutant: no test can kill it)
         work = copy_repo(f"linteach-recheck-{target}-")
         patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
         applied = _apply(patch, work)
