@@ -1,13 +1,16 @@
 """Mutation testing of linteach and proofs_check with cosmic-ray (``make mutate``).
 
     python tools/mutate.py run [TARGET ...] [--out docs/mutation]    # run the campaign
-    python tools/mutate.py recheck [TARGET ...]      # rejudge the survivors on today's tree
+    python tools/mutate.py run TARGET ... --population [--minutes M]  # the rest, tests first
+    python tools/mutate.py recheck [TARGET ...] [--survivors]  # rejudge the survivors today
     python tools/mutate.py report [--out docs/mutation]              # write docs/mutation.md
 
 Each target is a file (optionally a set of its functions).  The repository is copied to a
 scratch folder and cosmic-ray mutates the copy, one mutant at a time; each mutant is judged
 by ``tools/mutation_judge.sh``: first ``python -m proofs_check`` at the quick budget (so we
-learn what ``make verify`` alone kills), then the fast tests.  Results land in
+learn what ``make verify`` alone kills), then the fast tests; ``--population`` judges every
+mutant a sampled or stopped campaign left out the cheap way round (tests first:
+``tools/mutation_population.py``), into ``<out>/population/``.  Results land in
 ``<out>/<target>.json`` (committed: ``docs/mutation.md`` is generated from them, so the
 report can be regenerated after a kill test or an equivalence reason is added); the report
 adds the equivalence reasons of :data:`EQUIVALENT`.
