@@ -283,3 +283,24 @@ def test_batched_gd_signs_are_exact_where_underflow_flips_the_computed_pre_activ
     expected = W + (eta * 0.5) * slope[:, None] * x[None, :]  # g(q) = 1/2: |q| ~ 1e-322
     for r in range(2):
         np.testing.assert_allclose(run.W[r], expected, rtol=1e-13)
+
+
+def test_gd_step_on_two_points_in_one_dimension_is_the_per_example_gradient():
+    """n = 2 points in d = 1, k = 1 (2k = n = 2: a wrong branch would broadcast silently):
+    a gd step is W − η∇L with ∇_{w_j} L = (1/n) Σ_i −y_i g(q_i) a_j σ'(w_j·x_i) x_i
+    (docs/math.md §1), summed point by point."""
+    from scipy.special import expit
+
+    alpha, eta = 0.3, 0.5
+    X, y = np.array([[1.0], [-2.0]]), np.array([1.0, -1.0])
+    W0 = np.array([[0.5], [0.3]])
+    a = np.array([1.0, -1.0])
+    Z = X @ W0.T
+    q = y * (np.maximum(Z, alpha * Z) @ a)
+    G = np.zeros_like(W0)
+    for i in range(2):
+        for j in range(2):
+            slope = 1.0 if Z[i, j] > 0 else alpha
+            G[j] += -y[i] * expit(-q[i]) * a[j] * slope * X[i] / 2
+    run = lt.gd(lt.Net(k=1, alpha=alpha), W0, (X, y), eta=eta, n_steps=1)
+    np.testing.assert_allclose(run.W, W0 - eta * G, rtol=1e-14)

@@ -70,6 +70,11 @@ KILLED_BY_POPULATION: dict = {
         "the full-batch forward pass decides σ' by the exact sign where underflow flips the "
         "computed one, in a batch of runs too (test_batched_gd_signs_are_exact_where_"
         "underflow_flips_the_computed_pre_activation, d = 64 ≫ 2k): `W.shape[+1]` is 2k there",
+    **{("kernels", "Fused.backward", "core/NumberReplacer", 216, occ):
+       "a gd step on n = 2 points in d = 1 is the per-example gradient (test_gd_step_on_two_"
+       "points_in_one_dimension_is_the_per_example_gradient): the mutant sends them down the "
+       "one-point branch, which broadcasts silently when 2k = n; every claim has more points "
+       "and dimensions" for occ in (91, 92)},
     ("kernels", "Fused.sgd_update", "core/ReplaceTrueWithFalse", 226):
         "the kernel's SGD update rechecks underflowed signs by default (test_kernel_sgd_"
         "update_checks_underflowed_signs_by_default): the trainer always passes `checked`",
@@ -187,6 +192,9 @@ EQUIVALENT_POPULATION: dict = {
         "equivalent: `_SQUARES_SAFE[0]` → `[1]` marks every run unsafe but one with s exactly "
         "2^800, sending it through the power-of-two-scaled sum, which returns the same float "
         "where the plain sum was safe (the scaling is exact), as for the `<=` → `==` mutant",
+    ("kernels", "Fused.backward", "core/NumberReplacer", 216, 93):
+        "equivalent: `n == 1` → `n == 0` never takes the one-point branch, and the matmul "
+        "forms the same single products there (the branch's own comment: same bits)",
     ("kernels", "Fused.backward", "core/ReplaceComparisonOperator_Eq_LtE", 216):
         "equivalent: `n == 1` → `n <= 1`: a data set has at least one point",
     ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_Delete_USub", 242, 29):
