@@ -237,6 +237,9 @@ EQUIVALENT_POPULATION: dict = {
         "equivalent: the one-point branch (an outer product) is skipped for the matmul, which "
         "with an inner dimension of 1 forms the same single products mask_j·c·x_l, no sums "
         "(the branch's own comment: same bits)",
+    **{("metrics-radius-regime", "_means", "core/NumberReplacer", 44, occ):
+       "equivalent: `_mean_rows(·)[..., 0, :]` → `[..., -1, :]`: _mean_rows keeps the rows' "
+       "axis with length 1 (keepdims), so both pick the one mean row" for occ in (5, 6, 7, 8)},
     ("train-sgd", "_sgd_loop", "core/ReplaceAndWithOr", 122):
         "equivalent: `eps0 is not None or on_epoch is None` only adds cases where the losses "
         "are read per update without need: with on_epoch (and no callback) the mistakes then "
