@@ -239,7 +239,7 @@ EQUIVALENT_POPULATION: dict = {
         "(the branch's own comment: same bits)",
     **{("metrics-radius-regime", "_means", "core/NumberReplacer", 44, occ):
        "equivalent: `_mean_rows(·)[..., 0, :]` → `[..., -1, :]`: _mean_rows keeps the rows' "
-       "axis with length 1 (keepdims), so both pick the one mean row" for occ in (5, 6, 7, 8)},
+       "axis with length 1 (keepdims), so both pick the one mean row" for occ in (5, 7)},
     ("train-sgd", "_sgd_loop", "core/ReplaceAndWithOr", 122):
         "equivalent: `eps0 is not None or on_epoch is None` only adds cases where the losses "
         "are read per update without need: with on_epoch (and no callback) the mistakes then "
