@@ -240,6 +240,10 @@ EQUIVALENT_POPULATION: dict = {
     **{("metrics-radius-regime", "_means", "core/NumberReplacer", 44, occ):
        "equivalent: `_mean_rows(·)[..., 0, :]` → `[..., -1, :]`: _mean_rows keeps the rows' "
        "axis with length 1 (keepdims), so both pick the one mean row" for occ in (5, 7)},
+    ("verdict", "audit", "core/NumberReplacer", 198, 48):
+        "equivalent: the value put in place of a non-finite reference in the allowance never "
+        "matters: there the error is 0 (equal infinities) or inf (anything else), so the "
+        "ratio is 0 or inf whatever the allowance (as for the campaign's line-192 mutant)",
     ("train-sgd", "_sgd_loop", "core/ReplaceAndWithOr", 122):
         "equivalent: `eps0 is not None or on_epoch is None` only adds cases where the losses "
         "are read per update without need: with on_epoch (and no callback) the mistakes then "
