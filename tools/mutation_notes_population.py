@@ -42,6 +42,9 @@ KILLED_BY_POPULATION: dict = {
        "an example whose loss before the update is exactly ε0 is an ε0-mistake (test_sgd_"
        "counts_a_loss_of_exactly_eps0_as_a_mistake, ε0 = ℓ(0) = log 2 at a start orthogonal "
        "to the point): the claims' losses never sit exactly on ε0" for line in (151, 159)},
+    ("verdict", "audit", "core/ReplaceBinaryOperator_Mul_Div", 179):
+        "audit's tolerances are keyword-only (test_audit_tolerances_are_keyword_only): every "
+        "check passes them by keyword",
     ("train-sgd", "_sgd_loop", "core/ReplaceFalseWithTrue", 108):
         "the callback's W is read-only, as sgd documents (test_sgd_callback_weights_are_read_"
         "only): no claim's callback writes to it",
@@ -240,6 +243,9 @@ EQUIVALENT_POPULATION: dict = {
     **{("metrics-radius-regime", "_means", "core/NumberReplacer", 44, occ):
        "equivalent: `_mean_rows(·)[..., 0, :]` → `[..., -1, :]`: _mean_rows keeps the rows' "
        "axis with length 1 (keepdims), so both pick the one mean row" for occ in (5, 7)},
+    ("verdict", "control_problem", "core/ReplaceComparisonOperator_Eq_LtE", 277):
+        "equivalent: `evaluated == 0` → `evaluated <= 0`; a count of evaluated controls is "
+        "never negative",
     ("verdict", "audit", "core/NumberReplacer", 198, 48):
         "equivalent: the value put in place of a non-finite reference in the allowance never "
         "matters: there the error is 0 (equal infinities) or inf (anything else), so the "
