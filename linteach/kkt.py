@@ -224,7 +224,9 @@ def kkt_certificate(W, X, y, *, alpha, v=1.0) -> KKTCertificate:
     ``q`` is 1-homogeneous, so ``W`` is first scaled to unit norm (safe for any norm),
     then divided by ``min_i q_i`` so that ``min_i q_i = 1``.  The multipliers solve
     ``min_{λ≥0} ‖W − Σ_i λ_i ∇_W q_i(W)‖² + Σ_i (λ_i (q_i − 1) / ‖W‖)²``
-    (``scipy.optimize.nnls``; stationarity alone has many solutions), with
+    (``scipy.optimize.nnls``, allowed 50n iterations for n points, against scipy's default
+    3n; past them a :class:`~linteach.errors.SolverError`; stationarity alone has many
+    solutions), with
     ``∇_{w_j} q_i = v y_i σ'(w_j·x_i) x_i`` and ``∇_{u_j} q_i = −v y_i σ'(u_j·x_i) x_i``
     (docs/math.md §1, §6).  The ``(2k·d, n)`` gradient matrix is formed explicitly.
 

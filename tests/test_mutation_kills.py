@@ -229,6 +229,14 @@ def test_record_and_negative_control_knobs_are_keyword_only():
         ctx.negative_control(True, "d", 3)
 
 
+def test_audit_tolerances_are_keyword_only():
+    """``audit(quantity, engine, reference, case, *, rtol, atol)``: a tolerance passed by
+    position is refused, not taken as the first tolerance."""
+    ctx = _ctx()
+    with pytest.raises(TypeError):
+        ctx.audit("q", 1.0, 1.0, CASE, 1e-9, 0.0)
+
+
 # -- proofs_check.engine.runner.run_one (survivors of the runner-verdict campaign) -------------
 def _stub_loader(check):
     import types

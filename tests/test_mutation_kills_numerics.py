@@ -47,11 +47,13 @@ def test_mean_loss_of_a_scalar_is_refused_naming_q_and_the_rule():
 
 
 # -- linteach.train (survivors of the train-flow campaign) -------------------------------------
-@pytest.mark.parametrize("log_norm", [MAX_LOG_NORM, np.nextafter(MAX_LOG_NORM, 0.0)])
+@pytest.mark.parametrize("log_norm", [MAX_LOG_NORM, np.nextafter(MAX_LOG_NORM, 0.0),
+                                      float(np.log(np.exp(MAX_LOG_NORM + 5.0)))])
 def test_normalized_flow_callback_w_is_none_exactly_when_run_w_is(log_norm):
     """The callback's ``W`` and ``Run.W`` are rebuilt from (direction, log ‖W‖) by one rule:
     ``None`` from ‖W‖ = e^MAX_LOG_NORM on.  At the threshold itself both are ``None``, one
-    ulp below both are the weights (a ``≤`` in either place gives an array at the threshold)."""
+    ulp below both are the weights (a ``≤`` in either place gives an array at the threshold),
+    and past it, where e^log‖W‖ is still finite, ``None`` too (``≠`` would give weights)."""
     r = float(np.exp(log_norm))
     assert np.log(r) == log_norm  # W0 sits exactly at this log norm
     net = lt.Net(k=1, alpha=0.5)

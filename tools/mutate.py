@@ -1,13 +1,16 @@
 """Mutation testing of linteach and proofs_check with cosmic-ray (``make mutate``).
 
     python tools/mutate.py run [TARGET ...] [--out docs/mutation]    # run the campaign
-    python tools/mutate.py recheck [TARGET ...]      # rejudge the survivors on today's tree
+    python tools/mutate.py run TARGET ... --population [--minutes M]  # the rest, tests first
+    python tools/mutate.py recheck [TARGET ...] [--survivors]  # rejudge the survivors today
     python tools/mutate.py report [--out docs/mutation]              # write docs/mutation.md
 
 Each target is a file (optionally a set of its functions).  The repository is copied to a
 scratch folder and cosmic-ray mutates the copy, one mutant at a time; each mutant is judged
 by ``tools/mutation_judge.sh``: first ``python -m proofs_check`` at the quick budget (so we
-learn what ``make verify`` alone kills), then the fast tests.  Results land in
+learn what ``make verify`` alone kills), then the fast tests; ``--population`` judges every
+mutant a sampled or stopped campaign left out the cheap way round (tests first:
+``tools/mutation_population.py``), into ``<out>/population/``.  Results land in
 ``<out>/<target>.json`` (committed: ``docs/mutation.md`` is generated from them, so the
 report can be regenerated after a kill test or an equivalence reason is added); the report
 adds the equivalence reasons of :data:`EQUIVALENT`.
@@ -23,10 +26,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+from mutation_population import IN_SAMPLE, exec_until, skip_sampled  # noqa: E402
+from mutation_recheck import copy_repo, recheck  # noqa: E402
 from mutation_report import report  # noqa: E402
 from mutation_targets import EXCLUDE, TARGETS  # noqa: E402
 
@@ -52,10 +56,10 @@ def _spans(path: Path, functions):
     return spans
 
 
-def _config(work: Path, target: str, timeout: float) -> Path:
+def _config(work: Path, target: str, timeout: float, tests_first: bool = False) -> Path:
     file, _functions, only, tests = TARGETS[target]
-    judge = f"bash {ROOT / 'tools' / 'mutation_judge.sh'} {' '.join(only or ['ALL'])} -- " \
-            + " ".join(tests)
+    judge = f"bash {ROOT / 'tools' / 'mutation_judge.sh'} " + "--tests-first " * tests_first \
+            + f"{' '.join(only or ['ALL'])} -- " + " ".join(tests)
     excl = ", ".join(json.dumps(e) for e in EXCLUDE)
     cfg = work / "cosmic-ray.toml"
     cfg.write_text(f"""[cosmic-ray]
@@ -106,108 +110,40 @@ def _function_of(line: int, spans: dict) -> str:
     return min(inside)[1] if inside else "-"
 
 
-def run(targets, out: Path, timeout: float, sample=None, seed: int = 0) -> None:
+def run(targets, out: Path, timeout: float, sample=None, seed: int = 0, population=False,
+        seconds=None) -> None:
+    """A verify-first campaign, or with ``population`` the population pass (its module's
+    docstring) of every mutant the target's campaign did not judge; each target stops after
+    ``seconds`` (the mutants judged so far are kept, the rest counted as not run)."""
+    import time
+
+    start, final = time.monotonic(), out
+    if population:
+        out = out / "population"
     out.mkdir(parents=True, exist_ok=True)
     bin_dir = Path(sys.executable).parent
     for target in targets:
         file, functions, *_ = TARGETS[target]
-        work = _copy_repo(f"linteach-mutate-{target}-")
-        cfg, session = _config(work, target, timeout), work / "session.sqlite"
+        work = copy_repo(f"linteach-mutate-{target}-")
+        cfg, session = _config(work, target, timeout, population), work / "session.sqlite"
         env = {**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable}
         for cmd in ([bin_dir / "cosmic-ray", "init", cfg, session],
                     [bin_dir / "cr-filter-operators", session, cfg]):
             subprocess.run([str(c) for c in cmd], cwd=work, check=True, env=env)
         spans = _spans(work / file, functions) if functions else {"(file)": (1, 10 ** 9)}
-        _skip_outside(session, spans, sample, seed)
+        _skip_outside(session, spans, None if population else sample, seed)
+        if population:  # the campaign's sample (and its stopped part's judged) are done
+            skip_sampled(session, work / file,
+                         json.loads((final / f"{target}.json").read_text())["mutants"])
         print(f"[mutate] {target}: running the mutants of {file} in {work}", flush=True)
-        subprocess.run([str(bin_dir / "cosmic-ray"), "exec", str(cfg), str(session)], cwd=work,
-                       check=True, env=env)
-        (out / f"{target}.json").write_text(json.dumps(_collect(target, session, spans),
-                                                       indent=1))
+        left = None if seconds is None else seconds - (time.monotonic() - start)
+        exec_until([str(bin_dir / "cosmic-ray"), "exec", str(cfg), str(session)], cwd=work,
+                   env=env, seconds=left)
+        res = _collect(target, session, spans)
+        if _pending(session):
+            res["not_run"] = _pending(session)
+        (out / f"{target}.json").write_text(json.dumps(res, indent=1))
         shutil.rmtree(work)
-
-
-def _copy_repo(prefix: str) -> Path:
-    work = Path(tempfile.mkdtemp(prefix=prefix))
-    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.split()
-    for f in files:
-        (work / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / f, work / f)
-    return work
-
-
-def _apply(patch: str, work: Path):
-    """Apply a one-line mutant's diff; when lines were added near it since the campaign, with
-    less context, down to none (the mutated line itself must still match, near its old place)."""
-    done = None
-    for context in ([], ["-C1"], ["-C0"]):
-        done = subprocess.run(["git", "apply", "-p1", *context, "-"], cwd=work, input=patch,
-                              text=True, capture_output=True)
-        if not done.returncode:
-            break
-    return done
-
-
-def _competent(file: str, diff: str) -> bool:
-    """Whether the mutant compiles (cosmic-ray's ``*`` in a signature can become ``+``)."""
-    work = Path(tempfile.mkdtemp(prefix="linteach-compile-"))
-    try:
-        (work / file).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / file, work / file)
-        patch = "\n".join(diff.splitlines()[1:]) + "\n"
-        if _apply(patch, work).returncode:
-            return True  # no longer applies: leave its recorded verdict alone
-        try:
-            compile((work / file).read_text(), file, "exec")
-        except SyntaxError:
-            return False
-        return True
-    finally:
-        shutil.rmtree(work)
-
-
-def recheck(targets, out: Path) -> None:
-    """Mark the mutants that do not compile as incompetent; re-apply every survivor to a
-    fresh copy of today's tree and judge it again: a test or check added since kills it
-    ("... (added since)"), or it survives still.  A mutant only the tests killed is judged
-    again too: a claim check added since may now kill it ("killed by verify (added since)")."""
-    for target in targets:
-        path = out / f"{target}.json"
-        if not path.exists():
-            continue
-        res = json.loads(path.read_text())
-        _file, _functions, only, tests = TARGETS[target]
-        for r in res["mutants"]:
-            if r["verdict"] != "incompetent" and not _competent(res["file"], r["diff"]):
-                r["verdict"] = "incompetent"
-        for r in res["mutants"]:
-            by_tests = (r["verdict"] in ("killed by tests", "killed by tests (added since)")
-                        and only != ["NONE"])
-            if r["verdict"] != "survived" and not by_tests:
-                continue
-            work = _copy_repo(f"linteach-recheck-{target}-")
-            patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
-            applied = _apply(patch, work)
-            if applied.returncode:
-                r["recheck"] = "the mutant no longer applies (its code changed)"
-            else:
-                judge = subprocess.run(
-                    ["bash", str(ROOT / "tools" / "mutation_judge.sh"), *(only or ["ALL"]), "--",
-                     *tests], cwd=work, text=True, capture_output=True,
-                    env={**os.environ, "PYTHONPATH": str(work), "MUTATE_PYTHON": sys.executable})
-                for stage in ("verify",) if by_tests else ("verify", "tests"):
-                    if f"KILLED-BY: {stage}" in judge.stdout:
-                        r["verdict"] = f"killed by {stage} (added since)"
-                        if by_tests:
-                            r["recheck"] = "killed by tests before"
-            shutil.rmtree(work)
-            print(f"[recheck] {target} line {r['line']} {r['operator']}: {r['verdict']}",
-                  flush=True)
-        res["rechecked_with"] = {"proofs_check": "every claim" if only is None else
-                                 "no claim (tests only)" if only == ["NONE"] else " ".join(only),
-                                 "tests": tests}
-        path.write_text(json.dumps(res, indent=1))
 
 
 def _pending(session) -> int:
@@ -222,8 +158,9 @@ def _collect(target, session, spans) -> dict:
 
     rows = []
     with use_db(str(session), WorkDB.Mode.open) as db:
-        sampled_out = sum(r.worker_outcome.name == "SKIPPED" and r.output == SAMPLED_OUT
-                          for _item, r in db.completed_work_items)
+        skipped = [r.output for _item, r in db.completed_work_items
+                   if r.worker_outcome.name == "SKIPPED"]
+        sampled_out, in_sample = skipped.count(SAMPLED_OUT), skipped.count(IN_SAMPLE)
         for item, result in db.completed_work_items:
             if result.worker_outcome.name == "SKIPPED":
                 continue
@@ -249,7 +186,8 @@ def _collect(target, session, spans) -> dict:
             "judge": {"proofs_check": "every claim" if only is None else
                       "no claim (tests only)" if only == ["NONE"] else " ".join(only),
                       "tests": tests},
-            "mutants": rows, **({"sampled_out": sampled_out} if sampled_out else {})}
+            "mutants": rows, **({"sampled_out": sampled_out} if sampled_out else {}),
+            **({"in_sample": in_sample} if in_sample else {})}
 
 
 def main(argv=None) -> None:
@@ -264,6 +202,12 @@ def main(argv=None) -> None:
                    help="run: only a random sample of this many mutants per target (the "
                         "report says how many were left out)")
     p.add_argument("--seed", type=int, default=0, help="run --sample: the sample's seed")
+    p.add_argument("--population", action="store_true",
+                   help="run, collect: the population pass (tools/mutation_population.py)")
+    p.add_argument("--survivors", action="store_true",
+                   help="recheck: the survivors only (not the mutants the tests killed)")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="run: stop after this many minutes (the judged mutants are kept)")
     p.add_argument("--only", nargs="*", default=None,
                    help="judge with these claims only instead of the target's (a cheaper, "
                         "weaker campaign; the report says so)")
@@ -275,16 +219,18 @@ def main(argv=None) -> None:
         file, functions, only, tests = TARGETS[name]
         TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
-        run(args.targets, args.out, args.timeout, args.sample, args.seed)
+        run(args.targets, args.out, args.timeout, args.sample, args.seed, args.population,
+            None if args.minutes is None else 60.0 * args.minutes)
     elif args.command == "collect":  # the finished part of a run that was stopped
         for name in args.targets:
             file, functions, *_ = TARGETS[name]
             spans = _spans(ROOT / file, functions) if functions else {"(file)": (1, 10 ** 9)}
             res = _collect(name, args.session, spans)
             res["not_run"] = _pending(args.session)
-            (args.out / f"{name}.json").write_text(json.dumps(res, indent=1))
+            out = args.out / "population" if args.population else args.out
+            (out / f"{name}.json").write_text(json.dumps(res, indent=1))
     elif args.command == "recheck":
-        recheck(args.targets, args.out)
+        recheck(args.targets, args.out, args.survivors)
     else:
         report(args.out, args.doc)
 

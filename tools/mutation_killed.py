@@ -272,3 +272,7 @@ KILLED_BY.update({
 KILLED_BY[("convex", "eq8_kernel_dual", "core/ReplaceBinaryOperator_Mul_Div", 136)] = (
     "keyword-only solver (test_eq8_kernel_dual_solver_is_keyword_only): every caller passes "
     "it by keyword or not at all")
+
+from mutation_notes_population import KILLED_BY_POPULATION  # noqa: E402
+
+KILLED_BY.update(KILLED_BY_POPULATION)

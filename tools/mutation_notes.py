@@ -4,6 +4,7 @@ Read by ``tools/mutate.py report``; keyed by (target, function, operator, line[,
 The mutants killed by a test or check written for them are in :mod:`mutation_killed`.
 """
 from mutation_killed import KILLED_BY  # noqa: F401  (re-exported for tools/mutate.py)
+from mutation_notes_population import EQUIVALENT_POPULATION
 
 #: mutants judged equivalent by reading them (target, function, operator, line) -> reason;
 #: each was checked by hand: no input can tell the mutant from the original
@@ -149,19 +150,20 @@ NOTES: list = [
     "admits multipliers; no engine audit recomputes kkt_certificate (the pattern program's "
     "KKT residuals were audited, not (P)'s certificate).  Now the flow audit re-derives "
     "the certificate's γ, stationarity and complementarity from its λ at the late direction "
-    "(2.5 ms per audited case), and unit tests pin the residuals to their formulas.  Open: the NNLS iteration cap 50n → 49n (17 times scipy's own "
-    "default 3n) differs only on a problem needing between 49n and 50n iterations; none "
-    "was constructed.",
+    "(2.5 ms per audited case), and unit tests pin the residuals to their formulas.  The NNLS "
+    "iteration cap 50n → 49n (17 times scipy's own default 3n) differs only on a problem "
+    "needing between 49n and 50n iterations, which no claim's is: a test watches the call "
+    "for the documented cap.",
     "loss-scaled: the claims' flows batch runs of one kind (all far, every margin past 30, "
     "or all near), so the mixed batch's weights and stacked rows with infinite maxima are "
     "seen by tests only; the far runs' e^{−q}/2 correction is ~1e-13 absolute, below the "
     "claims' tolerances (a test pins it to the ulp).",
     "qp-certify: the QPs of the claims that judged it (odd-part, thm6.1) are all polished to "
     "an exact KKT pair, so the fallback that keeps a solver's own answer after the re-check "
-    "runs in tests only.  Open: "
+    "runs in tests only.  "
     "`np.maximum(mu, 0)` → `np.maximum(mu, -1)` differs only for a solver answer with a "
-    "negative multiplier that still passes the re-check (dual feasibility ≤ 1e-6) on a "
-    "program polish cannot improve; no such case was constructed.",
+    "negative multiplier that still passes the re-check on a program polish cannot "
+    "improve: SCS gives such answers (−1e-16 on inactive rows), which a test now keeps.",
     "convex: every claim and kit call of nar_program passes k and v by keyword, so the "
     "defaults k=1 and v=1.0 are seen by tests only.",
     "assumption4: lem6.1 and thm6.2 hand lp_feasible an h of all ones and rows of order one, "
@@ -186,3 +188,4 @@ EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (
 EQUIVALENT[("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 228)] = (
     "equivalent: `side > 0` → `side >= 0` on the sides `_check_pattern` returns, which are "
     "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0")
+EQUIVALENT.update(EQUIVALENT_POPULATION)

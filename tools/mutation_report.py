@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from mutation_notes import EQUIVALENT, KILLED_BY, NOTES
+from mutation_population import population_lines
 from mutation_targets import TARGETS
 
 
@@ -18,11 +19,11 @@ def report(out: Path, path: Path) -> None:
              "| target | file | mutants | killed by verify | killed by tests only | other kills "
              "| killed by checks/tests added since | survived | equivalent | verify share |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    survivors, judged, missed = [], [], []
+    survivors, judged, missed, campaigns = [], [], [], {}
     total = {"mutants": 0, "verify": 0, "competent": 0, "open": 0}  # claim-judged targets
     for res_file in sorted(out.glob("*.json")):
         res = json.loads(res_file.read_text())
-        rows = res["mutants"]
+        rows, campaigns[res["target"]] = res["mutants"], res
         count = {v: sum(r["verdict"] == v for r in rows) for v in
                  ("killed by verify", "killed by tests", "survived",
                   "killed by verify (added since)", "killed by tests (added since)")}
@@ -31,7 +32,9 @@ def report(out: Path, path: Path) -> None:
                       and _lookup(EQUIVALENT, res["target"], r)]
         competent = len(rows) - other - len(equivalent)
         by_verify = count["killed by verify"] + count["killed by verify (added since)"]
-        share = ("—" if judge_none(res) or not competent else f"{by_verify / competent:.0%}")
+        share = ("—" if judge_none(res) or not competent else f"{by_verify / competent:.0%}"
+                 + (f" (sample of {len(rows)})" if res.get("sampled_out") or res.get("not_run")
+                    else ""))
         if not judge_none(res):
             missed += [(res["target"], r) for r in rows if r["verdict"] in (
                 "killed by tests", "killed by tests (added since)")]
@@ -63,7 +66,9 @@ def report(out: Path, path: Path) -> None:
     if total["competent"]:
         lines.append(f"| **all claim-judged targets** (the core numerics) | | {total['mutants']} "
                      f"| | | | | {total['open']} | | "
-                     f"**{total['verify'] / total['competent']:.0%}** |")
+                     f"**{total['verify'] / total['competent']:.0%}** (of {total['competent']}) |")
+    pop_lines, pop_survivors = population_lines(
+        out, campaigns, lambda t, r: _lookup(EQUIVALENT, t, r))
     missing = [t for t in TARGETS if not (out / f"{t}.json").exists()]
     if missing:
         lines += ["", "Targets with no stored result (not run, or run before results were "
@@ -78,7 +83,10 @@ def report(out: Path, path: Path) -> None:
     lines += ["'verify share' is the part of the competent, non-equivalent mutants that "
               "`proofs_check` alone kills (including kills by checks added since); the issue's "
               "target for the core numerics is at least 80%.  It is a lower bound on what "
-              "`make verify` kills: a campaign runs only the claims named under 'Judged by'.", ""]
+              "`make verify` kills: a campaign runs only the claims named under 'Judged by'.  "
+              "Where a campaign judged a random sample (or stopped early) the share is the "
+              "sample's: an estimate for the target, with the sample size beside it.", ""]
+    lines += pop_lines
     if missed:
         lines += ["## What the claims miss", "",
                   "Mutants of the claim-judged targets that every claim run let PASS and only "
@@ -89,16 +97,18 @@ def report(out: Path, path: Path) -> None:
                          f"`{_one_line(r['diff'])}`")
         lines.append("")
         lines += [f"- {note}" for note in NOTES] + [""] if NOTES else []
-    if survivors:
-        lines += ["## Survivors", ""]
-        for target, r in survivors:
+    if survivors or pop_survivors:
+        lines += ["## Survivors", "",
+                  "Of the verify-first campaigns, then of the population pass (marked so).", ""]
+        for target, r in survivors + [(t + " (population)", r) for t, r in pop_survivors]:
+            target, tag = target.split(" ")[0], target[len(target.split(" ")[0]):]
             if "added since" in r["verdict"]:
                 reason = f"{r['verdict']}: {_lookup(KILLED_BY, target, r) or 'a later check'}"
             else:
                 reason = _lookup(EQUIVALENT, target, r) or "**not equivalent: open**"
             diff = "\n".join(ln for ln in r["diff"].splitlines()
                              if ln.startswith(("+", "-")) and not ln.startswith(("+++", "---")))
-            lines += [f"- {target}, `{r['function']}` line {r['line']}, {r['operator']}: "
+            lines += [f"- {target}{tag}, `{r['function']}` line {r['line']}, {r['operator']}: "
                       f"{reason}", "", "  ```diff", *[f"  {ln}" for ln in diff.splitlines()],
                       "  ```", ""]
     path.write_text("\n".join(lines) + "\n")

@@ -35,7 +35,8 @@ TARGETS = {
     # epoch_row is train-sgd-trace's
     "train-sgd": ("linteach/train.py", ["_sgd_loop"], ["thm4.1", "appK"],
                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py",
-                   "tests/test_batched.py"]),  # every claim's runs share one data set
+                   "tests/test_batched.py",  # every claim's runs share one data set
+                   "tests/test_mutation_kills_population.py"]),
     # the per-epoch trace of SGD (loss, max loss, min margin, ε0-mistakes)
     "train-sgd-trace": ("linteach/train.py", ["epoch_row"], ["thm4.1", "appK"],
                         ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
@@ -43,7 +44,9 @@ TARGETS = {
     # flow audits; eq6: the late-phase flow and its time)
     "train-flow": ("linteach/train.py", ["_euler_loop", "_normalized_loop", "_log_logmean"],
                    ["min2024", "odd-part", "eq6"],
-                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py"]),
+                   ["tests/test_mutation_kills_numerics.py", "tests/test_train.py",
+                    "tests/test_mutation_kills_population.py",
+                    "tests/test_batched.py"]),  # every claim's runs share one data set
     # a claim's verdict from its context (judged by tests: a mutant that makes every claim
     # PASS cannot be caught by running the claims)
     "runner-verdict": ("proofs_check/engine/runner.py", ["run_one", "_result"], ["NONE"],
@@ -69,14 +72,16 @@ TARGETS = {
                 ["loss_and_grad", "flow_state", "grad_over_loss", "frobenius", "Fused.forward",
                  "Fused.backward", "Fused.sgd_update"], ["odd-part", "thm4.1", "min2024"],
                 ["tests/test_mutation_kills_numerics.py", "tests/test_kernels.py",
-                 "tests/test_perf_equivalence.py"]),
+                 "tests/test_perf_equivalence.py", "tests/test_mutation_kills_population.py"]),
     # the KKT re-checks of the solvers' answers and of (P) (odd-part: the SVM; thm6.1:
     # the pattern program and kkt_certificate along the flow)
     "kkt": ("linteach/kkt.py", ["qp_kkt_report", "_report", "kkt_certificate"],
             ["odd-part", "thm6.1"], ["tests/test_mutation_kills_numerics.py",
-                                     "tests/test_convex.py"]),
+                                     "tests/test_convex.py",
+                                     "tests/test_mutation_kills_population.py"]),
     "qp-certify": ("linteach/qp.py", ["_certify"], ["odd-part", "thm6.1"],
-                   ["tests/test_mutation_kills_numerics.py", "tests/test_convex.py"]),
+                   ["tests/test_mutation_kills_numerics.py", "tests/test_convex.py",
+                    "tests/test_mutation_kills_population.py"]),
     # the loss past loss-core: the scaled terms of the late flow, log-sum-exp, log(e^x − 1)
     "loss-scaled": ("linteach/loss.py",
                     ["logsumexp", "_logsumexp_inf", "log_sum_loss", "log_expm1_exp",
