@@ -146,8 +146,13 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
     # gave slack 0.726 for an exact value ≥ 1, and spurious 'unbounded' answers)
     top = np.abs(X_in).max(axis=1, keepdims=True)
     top = np.where(top > 0, top, 1.0)
-    norms = top * np.linalg.norm(X_in / top, axis=1, keepdims=True)
+    with np.errstate(over="ignore"):
+        norms = top * np.linalg.norm(X_in / top, axis=1, keepdims=True)
     X = X_in / np.where(norms > 0, norms, 1.0)
+    past = ~np.isfinite(norms[:, 0])  # a norm past float64: the row's direction directly
+    if np.any(past):
+        Y = X_in[past] / top[past]
+        X[past] = Y / np.linalg.norm(Y, axis=1, keepdims=True)
     margin = check_real("margin", margin, ge=0.0)
     if np.all(y == y[0]):
         raise ValueError("`y` must contain both classes for Assumption 4, got only "

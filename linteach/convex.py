@@ -117,12 +117,19 @@ def solve_eq8(X, y, alpha, *, solver=None):
     (array([0.666667, 0.      ]), array([-0.666667,  0.      ]))
     """
     X, y, alpha = _eq8_args(X, y, alpha)
+    X_in = X
     X, s = unit_scale(X)
     try:
         theta = rescaled(solve_qp(_eq8_features(X, y, alpha), np.ones(len(y)), solver=solver,
                                     what="Eq. 8")[0], s, "Eq. 8")
     except Infeasible:
         raise ValueError("Eq. 8 is infeasible for these `X` and `y`") from None
+    except SolverError as exc:  # Eq. 8 is the SVM of its rows y_i ψ_i: decide it exactly
+        try:
+            theta = exact_svm(_eq8_features(X_in, y, alpha), np.ones(len(y)),
+                              failure=str(exc))
+        except NotSeparableError:
+            raise ValueError("Eq. 8 is infeasible for these `X` and `y`") from None
     return theta[: X.shape[1]], theta[X.shape[1]:]
 
 

@@ -2,9 +2,11 @@
 
 ``min ½‖θ‖² s.t. Gθ ≥ h`` (:func:`solve_qp`), with the solver policy of
 :mod:`linteach.convex`: CLARABEL, then the other installed solvers of :data:`SOLVER_ORDER`.
-CLARABEL is called through its own API (:data:`DIRECT_CLARABEL`, the same solver at its
-default settings): cvxpy compiling each small program cost ten times the solve, once per
-record of every flow claim; the other solvers go through cvxpy.
+CLARABEL is called through its own API first (:data:`DIRECT_CLARABEL`, the same solver at
+its default settings): cvxpy compiling each small program cost ten times the solve, once per
+record of every flow claim.  If that answer fails, CLARABEL through cvxpy (whose own
+reformulation and scaling can succeed on an ill-conditioned program) and then the other
+solvers are tried.
 An "optimal" status is never trusted alone: the answer is polished to an exact KKT pair
 (:func:`linteach.kkt.polish`, our own multipliers) or must pass
 :func:`linteach.kkt.qp_kkt_report` with the solver's duals; "infeasible" is confirmed by a
@@ -140,15 +142,13 @@ def solve_qp(G, h, *, solver=None, what="program", dual_factor=None, lift=None):
             if status == "infeasible":
                 if not lp_feasible(G, h):
                     raise Infeasible
-                failures.append(f"{name}: reported infeasible, but HiGHS finds a feasible "
-                                "point")
-                continue
-            out = _certify(th, G, h, m, name) if status == "optimal" else \
-                f"{name}: status {status}"
+                out = f"{name} (direct): reported infeasible, but HiGHS finds a feasible point"
+            else:
+                out = _certify(th, G, h, m, name) if status == "optimal" else \
+                    f"{name} (direct): status {status}"
             if not isinstance(out, str):
                 return out
-            failures.append(out)
-            continue
+            failures.append(out)  # then the same solver through cvxpy (its own scaling)
         if dual_factor is None:
             theta = cp.Variable(G.shape[1])
             if lift is None:
@@ -192,7 +192,11 @@ def unit_scale(X):
     top = np.abs(X).max()
     if top == 0:
         return X, 1.0
-    s = top * np.linalg.norm(X / top, axis=1).max()
+    with np.errstate(over="ignore"):
+        s = top * np.linalg.norm(X / top, axis=1).max()
+    if not np.isfinite(s):
+        raise ValueError(f"`X` has a row norm beyond float64 (largest entry {top:.3g}): "
+                         "rescale it")
     return X / s, s
 
 

@@ -159,12 +159,15 @@ def test_clarabel_and_second_solver_agree(second, rng):
 
 def test_no_solver_passing_recheck_raises_solver_error(monkeypatch, rng):
     X, y = teacher_data(rng)
-    w = cv.svm_no_bias(X, y)
+    w, wu = cv.svm_no_bias(X, y), cv.solve_eq8(X, y, 0.3)
     monkeypatch.setitem(cv.SOLVER_OPTIONS, "CLARABEL", {"max_iter": 1})
     with pytest.raises(SolverError, match="CLARABEL"):
-        cv.solve_eq8(X, y, 0.3, solver="CLARABEL")
-    # the SVM falls back to the exact decision (linteach.separable), which needs no solver
+        qp.solve_qp(y[:, None] * X, np.ones(len(y)), solver="CLARABEL")
+    # the SVM and Eq. 8 (the SVM of its rows) fall back to the exact decision
+    # (linteach.separable), which needs no solver
     np.testing.assert_allclose(cv.svm_no_bias(X, y, solver="CLARABEL"), w, rtol=SECOND_SOLVER)
+    for got, want in zip(cv.solve_eq8(X, y, 0.3, solver="CLARABEL"), wu):
+        np.testing.assert_allclose(got, want, rtol=SECOND_SOLVER)
 
 
 # ---------------------------------------------------------------- pattern-restricted (P)
@@ -408,3 +411,27 @@ def test_clarabel_through_its_own_api_equals_clarabel_through_cvxpy(monkeypatch,
     monkeypatch.setattr(qp, "DIRECT_CLARABEL", False)
     for got, solve in zip(direct, programs):
         np.testing.assert_allclose(got, solve(), rtol=POLISHED, atol=POLISHED)
+
+
+def test_eq8_falls_back_to_the_exact_svm_of_its_rows_when_every_solver_fails():
+    """Found by the fuzz test: X with one row 40529 times the others makes Eq. 8 so badly
+    conditioned that CLARABEL (both routes), OSQP and SCS fail although it is feasible.
+    Eq. 8 is the SVM through the origin of its rows y_i ψ_i, decided exactly instead."""
+    X = np.array([[0.0, 1.0], [-40529.0, 1.0], [1.0, 1.0], [1.0, 1.0]])
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    w, u = cv.solve_eq8(X, y, 0.5)
+    rows = np.where((y > 0)[:, None], np.hstack([X, -0.5 * X]), np.hstack([-0.5 * X, X]))
+    theta = np.concatenate([w, u])
+    assert (rows @ theta).min() >= 1 - POLISHED
+    from linteach.separable import exact_svm
+    np.testing.assert_allclose(theta, exact_svm(rows, np.ones(4)), rtol=POLISHED)
+
+
+def test_a_row_norm_beyond_float64_is_a_clear_error():
+    """Found by the fuzz test: a row (3.3e300, the largest float) has a norm past float64,
+    and the unit scaling overflowed with a warning; it is now a ValueError naming X.
+    Assumption 4, which needs only each row's direction, answers."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [3.28081168e300, np.finfo(float).max]])
+    with pytest.raises(ValueError, match="`X` has a row norm beyond float64"):
+        cv.svm_no_bias(X, np.array([1.0, 1.0, -1.0, 1.0]))
+    cv.assumption4_lp(X, np.array([1.0, 1.0, -1.0, 1.0]))  # no warning (errors here)
