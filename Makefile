@@ -19,7 +19,7 @@ help:
 	@echo "make test           the fast test suite (about 80 s)"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the slow tests and the"
-	@echo "                    thorough property tests (about 2.7 min on 2 idle cores)"
+	@echo "                    thorough property tests (about 3 min on 2 idle cores)"
 	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
 	@echo "make figures        the paper's figures into docs/figures/ and docs/figures.md"
 	@echo "make bench          benchmarks into build/bench.md, build/bench.json (WITH_TORCH=1"
@@ -73,7 +73,7 @@ verify-claims: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
 	@echo "[verify 1/3] every claim, standard budget, seed $(SEED), one worker per core" \
-	      "-> build/claims.json, build/claims.md (about 75 s on 2 idle cores)"
+	      "-> build/claims.json, build/claims.md (about 80 s on 2 idle cores)"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
 	@echo "[verify 2/3] the fresh report against the committed docs/claims.json (1 s)"
@@ -81,7 +81,7 @@ verify-claims: $(STAMP)
 
 verify-tests: $(STAMP)
 	@echo "[verify 3/3] the slow tests, and the property and fuzz tests under the hypothesis" \
-	      "profile thorough, 2 processes (about 85 s; the long tests and the fresh-venv" \
+	      "profile thorough, 2 processes (about 90 s; the long tests and the fresh-venv" \
 	      "packaging checks are make check-dist)"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest --thorough -m "$(VERIFY_TESTS)" -n 2
 
