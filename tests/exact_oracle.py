@@ -1,5 +1,6 @@
 """The tests' own oracles for the band claims, sharing no code with ``linteach.certify``:
-Eq. 1 in ``fractions`` (exact) and a float scan of directions (a lower bound of c*(W))."""
+Eq. 1 in ``fractions`` (exact) and a float scan of directions (a lower bound of c*(W)); and
+a net whose float pre-activation signs are wrong (:func:`wrong_sign_case`)."""
 from fractions import Fraction
 
 import numpy as np
@@ -36,3 +37,16 @@ def max_band_ratio(W, alpha, X):
     bad = np.sign(N) != np.sign(D)
     return float((np.abs(D[bad]) / (r * np.linalg.norm(X[bad], axis=1))).max()) if bad.any() \
         else 0.0
+
+
+def wrong_sign_case():
+    """k = 1, d = 64: w·x is −5·2^-1074 exactly, but its 64 products underflow and round to
+    a computed +20·2^-1074 (u = −w: +5 exact, −20 computed).  Returns ``(W, x, on)`` with
+    ``on`` the exact signs' σ' indicator (from Fractions)."""
+    w = np.full(64, 2.0 ** -537)
+    x = np.full(64, 0.6 * 2.0 ** -537)
+    x[-1] = -42.8 * 2.0 ** -537
+    W = np.stack([w, -w])
+    exact = [sum(Fraction(a) * Fraction(b) for a, b in zip(row, x)) for row in W]
+    assert [float(z) < 0 for z in exact] != [z < 0 for z in W @ x]  # rounding flips both
+    return W, x, np.array([1.0 if z > 0 else 0.0 for z in exact])

@@ -15,6 +15,7 @@ import linteach as lt
 from linteach import loss
 from linteach._kernels import Controlled, Fused
 from linteach.runs import MAX_LOG_NORM
+from exact_oracle import wrong_sign_case
 
 
 def _log_ell_exact(q: float) -> float:
@@ -175,25 +176,13 @@ def test_smoothed_margin_past_a_summed_loss_of_e709_is_finite_and_exact():
     np.testing.assert_allclose(run.trace["smoothed_margin"][0], want, rtol=1e-12)
 
 
-def _wrong_sign_case():
-    """k = 1, d = 64: w·x is −5·2^-1074 exactly, but its 64 products underflow and round to
-    a computed +20·2^-1074 (u = −w: +5 exact, −20 computed).  Exact signs from Fractions."""
-    w = np.full(64, 2.0 ** -537)
-    x = np.full(64, 0.6 * 2.0 ** -537)
-    x[-1] = -42.8 * 2.0 ** -537
-    W = np.stack([w, -w])
-    exact = [sum(Fraction(a) * Fraction(b) for a, b in zip(row, x)) for row in W]
-    assert [float(z) < 0 for z in exact] != [z < 0 for z in W @ x]  # rounding flips both
-    return W, x, np.array([1.0 if z > 0 else 0.0 for z in exact])
-
-
 @pytest.mark.parametrize("how", ["loss_and_grad", "sgd"])
 def test_signs_are_exact_where_underflow_flips_the_computed_pre_activation(how):
     """σ' is decided by the exact sign of w_j·x (docs/math.md §1), also where the float64 sum
     of underflowed products has the wrong sign: ∇L and an SGD update use slope α at the w
     row and 1 at the u row here, a per-row reference with the exact signs."""
     alpha, eta = 0.3, 0.5
-    W, x, on = _wrong_sign_case()
+    W, x, on = wrong_sign_case()
     net = lt.Net(k=1, alpha=alpha)
     slope = np.where(on > 0, 1.0, alpha) * np.array([1.0, -1.0])  # a_j σ'(z_j), v = 1
     q = float(np.dot(slope, W @ x))  # |q| ~ 1e-322: g(q) = 1/2 exactly

@@ -11,6 +11,7 @@ import pytest
 import linteach as lt
 from linteach import loss
 from proofs_check.kit import audit_ref_train as ref
+from exact_oracle import wrong_sign_case
 
 
 # -- linteach.train (train-flow) ----------------------------------------------------------------
@@ -139,27 +140,13 @@ def test_sgd_callback_weights_are_read_only():
 
 
 # -- linteach._kernels (kernels): the batched SGD update ----------------------------------------
-def _wrong_sign_case():
-    """k = 1, d = 64: w·x is −5·2^-1074 exactly, but its 64 products underflow and round to
-    a computed +20·2^-1074 (u = −w: +5 exact, −20 computed).  Exact signs from Fractions."""
-    from fractions import Fraction
-
-    w = np.full(64, 2.0 ** -537)
-    x = np.full(64, 0.6 * 2.0 ** -537)
-    x[-1] = -42.8 * 2.0 ** -537
-    W = np.stack([w, -w])
-    exact = [sum(Fraction(a) * Fraction(b) for a, b in zip(row, x)) for row in W]
-    assert [float(z) < 0 for z in exact] != [z < 0 for z in W @ x]  # rounding flips both
-    return W, x, np.array([1.0 if z > 0 else 0.0 for z in exact])
-
-
 def test_batched_sgd_signs_are_exact_where_underflow_flips_the_computed_pre_activation():
     """σ' is decided by the exact sign of w_j·x (docs/math.md §1) in a batch of runs too:
     two runs of the wrong-sign case (d = 64 ≫ 2k = 2, so the underflow bound d·2^-1074
     flags the computed ±20·2^-1074) each update with slope α at the w row and 1 at the u
     row, the per-row reference with the exact signs."""
     alpha, eta = 0.3, 0.5
-    W, x, on = _wrong_sign_case()
+    W, x, on = wrong_sign_case()
     slope = np.where(on > 0, 1.0, alpha) * np.array([1.0, -1.0])  # a_j σ'(z_j), v = 1
     W0 = np.stack([W, W])  # (R = 2, 2k, d): the batched update path
     run = lt.sgd(lt.Net(k=1, alpha=alpha), W0, (x[None, :], np.array([1.0])), eta=eta,
@@ -212,7 +199,7 @@ def test_kernel_sgd_update_checks_underflowed_signs_by_default():
     from linteach._kernels import Fused
 
     alpha, eta = 0.3, 0.5
-    W, x, on = _wrong_sign_case()
+    W, x, on = wrong_sign_case()
     slope = np.where(on > 0, 1.0, alpha) * np.array([1.0, -1.0])  # a_j σ'(z_j), v = 1
     W_run = W.copy()
     Fused(lt.Net(k=1, alpha=alpha)).sgd_update(W_run, x, 1.0, eta * x, eta=eta)
@@ -276,7 +263,7 @@ def test_batched_gd_signs_are_exact_where_underflow_flips_the_computed_pre_activ
     batch of runs: two runs of the wrong-sign case (d = 64 ≫ 2k = 2) each take the gd step
     W + η·(1/2)·a_j σ'(z_j)·x of the one-point mean loss, with the exact signs."""
     alpha, eta = 0.3, 0.5
-    W, x, on = _wrong_sign_case()
+    W, x, on = wrong_sign_case()
     slope = np.where(on > 0, 1.0, alpha) * np.array([1.0, -1.0])  # a_j σ'(z_j), v = 1
     run = lt.gd(lt.Net(k=1, alpha=alpha), np.stack([W, W]), (x[None, :], np.array([1.0])),
                 eta=eta, n_steps=1)
