@@ -4,7 +4,6 @@
 Each test pins one documented behaviour that no other test or claim check distinguished
 from a small mutation of it.  (The verdict logic's kill tests are in test_mutation_kills.py.)
 """
-from fractions import Fraction
 
 import mpmath
 import numpy as np
