@@ -163,3 +163,15 @@ def test_a_root_inside_a_piece_that_ends_beyond_the_other_directions_root():
     recheck(W, 0.5, got.hi, got.certificate)
     c = float(np.sqrt(float(plane_c_star(W, 0.5, exact=True).c2)))
     assert got.lo <= c * (1 + 1e-12) and c <= got.hi * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("e", [-600, 600])
+def test_the_claims_planar_bracket_is_the_same_for_w_and_a_power_of_two_times_w(e):
+    """W and 2^±600·W (entries near 1e±180, squares past float64) get the same bracket,
+    with no NumPy warning (warnings are errors here)."""
+    from proofs_check.kit import certified
+    W, a = next(net for net in map(_net, range(20)) if plane_c_star(*net, exact=True).c2 > 0)
+    ck = sharp_constant(W.shape[0] // 2, a)
+    want = certified.sharp_ratio(W, a, ck, rtol=1e-2, max_nodes=3000)
+    got = certified.sharp_ratio(np.ldexp(W, e), a, ck, rtol=1e-2, max_nodes=3000)
+    assert (got["lo"], got["hi"], got["closed"]) == (want["lo"], want["hi"], want["closed"])

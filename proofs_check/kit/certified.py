@@ -142,9 +142,10 @@ def _plane(W, alpha, ck, out) -> None:
     lo = 0.0
     if got.x is not None:  # the witness's own band ratio, replayed from Eq. 1 here
         k = W.shape[0] // 2
-        r = np.sqrt(max(np.max(np.sum((W[:k] - W[:k].mean(0)) ** 2, 1)),
-                        np.max(np.sum((W[k:] - W[k:].mean(0)) ** 2, 1))))
-        g = W[:k].mean(0) - W[k:].mean(0)
+        Ws = np.ldexp(W, -int(np.frexp(np.abs(W).max())[1]))  # exact: no square overflows
+        r = np.sqrt(max(np.max(np.sum((Ws[:k] - Ws[:k].mean(0)) ** 2, 1)),
+                        np.max(np.sum((Ws[k:] - Ws[k:].mean(0)) ** 2, 1))))
+        g = Ws[:k].mean(0) - Ws[k:].mean(0)
         lo = abs(float(g @ got.x)) / (r * float(np.linalg.norm(got.x))) * (1 - 1e-9) / ck
         if not _replays(W, alpha, got.x, lo * ck):  # a defect, loudly
             raise RuntimeError(f"the planar witness {got.x.tolist()} does not disagree at "
