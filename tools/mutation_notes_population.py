@@ -292,3 +292,11 @@ EQUIVALENT_POPULATION: dict = {
         "then all zeros (its norm, frobenius, is 0 only for an all-zero array: the scaled "
         "branch's largest entry is ≥ 1/2), so 0/1 and 0/2 are both 0",
 }
+
+# the last targets' survivors, one module per group of targets
+import mutation_notes_formulas  # noqa: E402
+import mutation_notes_solvers  # noqa: E402
+
+for _part in (mutation_notes_formulas, mutation_notes_solvers):
+    KILLED_BY_POPULATION.update(_part.KILLED_BY)
+    EQUIVALENT_POPULATION.update(_part.EQUIVALENT)
