@@ -74,14 +74,17 @@ def measure(claim_id: str, *, budget: str, seed: int = 0, cases=None, old: bool 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m proofs_check.throughput",
                                 description=__doc__.split("\n")[0])
-    p.add_argument("--claims", required=True, help="comma-separated claim ids")
+    p.add_argument("--claims", required=True,
+                   help="comma-separated claim ids, or 'all' (every registered claim)")
     p.add_argument("--budget", default="standard", choices=("quick", "standard", "thorough"))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cases", type=int, default=None, help="cases per family (override)")
     p.add_argument("--no-old", action="store_true", help="skip the old grouping")
     args = p.parse_args(argv)
+    ids = list(registry.CHECKS) if args.claims == "all" else \
+        [c for c in args.claims.split(",") if c]
     rows = [measure(c, budget=args.budget, seed=args.seed, cases=args.cases,
-                    old=not args.no_old) for c in args.claims.split(",") if c]
+                    old=not args.no_old) for c in ids]
     json.dump(rows, sys.stdout)
     sys.stdout.write("\n")
     return 0

@@ -101,3 +101,76 @@ def test_claim_rows_run_at_a_campaign_size_and_say_so(monkeypatch):
     assert rows[0]["met"] is True
     rc.claim_throughput(claims=("eq6",), cases=None)
     assert "--cases" not in seen["args"]
+
+
+def _fake_throughput(monkeypatch, module, out):
+    import json
+    import subprocess
+    seen = {}
+
+    def fake_run(args, **kw):
+        seen["args"] = args
+        return subprocess.CompletedProcess(args, 0, stdout=json.dumps(out) + "\n", stderr="")
+    monkeypatch.setattr(module.subprocess, "run", fake_run)
+    return seen
+
+
+def test_every_claim_rows_judge_only_the_claims_with_a_filed_thorough_rate(monkeypatch):
+    """Rows C4 run every registered claim once, with its own batching only (no old grouping),
+    and give a target (5× the filed thorough rate) to the thorough rows of the claims whose
+    rate was filed; every other row reports its cases/s without a target."""
+    from linteach.bench import rows_claims as rcl
+    filed = next(iter(rcl.FILED))
+    out = [{"claim": c, "chunk": {"now": 4}, "now": {"cases": 20, "cases_per_s": rate,
+                                                      "seconds": 20 / rate, "verdict": "PASS"}}
+           for c, rate in ((filed, rcl.FILED[filed] * rcl.TARGET_FACTOR * 1.01),
+                           ("cor6.1", 50.0))]
+    seen = _fake_throughput(monkeypatch, rcl, out)
+    rows = rcl.every_claim(budget="thorough", cases=rcl.THOROUGH_CASES)
+    args = seen["args"]
+    assert args[args.index("--claims") + 1] == "all" and "--no-old" in args
+    assert args[-2:] == ["--cases", str(rcl.THOROUGH_CASES)]
+    by = {r["id"].split()[1]: r for r in rows}
+    assert by[filed]["met"] is True
+    assert by[filed]["target"] == f">= {rcl.FILED[filed] * rcl.TARGET_FACTOR:g} cases/s"
+    assert by["cor6.1"]["met"] is None and by["cor6.1"]["target"] == "–"
+    out[0]["now"]["cases_per_s"] = rcl.FILED[filed] * rcl.TARGET_FACTOR * 0.99
+    assert rcl.every_claim(budget="thorough", cases=4)[0]["met"] is False
+    standard = rcl.every_claim(budget="standard")
+    assert "--cases" not in seen["args"] and all(r["met"] is None for r in standard)
+    assert standard[0]["id"] == f"C4 {filed} (standard budget)"
+    with pytest.raises(ValueError, match="`budget` must be one of"):
+        rcl.every_claim(budget="quick")
+
+
+def test_scale_section_lists_every_claim_row_and_leaves_untargeted_ones_out_of_the_verdicts():
+    doc = _doc()
+    doc["rows"] += [{"id": "C4 cor6.1 (standard budget)", "value": 50.0, "unit": " cases/s",
+                     "target": "–", "met": None, "detail": {"cases": 9, "seconds": 0.18}},
+                    {"id": "C4 eq6 (thorough sizes, 4 per family)", "value": 3.0,
+                     "unit": " cases/s", "target": ">= 9.5 cases/s", "met": False,
+                     "detail": {"cases": 8, "seconds": 2.7, "filed cases/s": 1.9,
+                                "now / filed": 3.0 / 1.9}}]
+    text = rc.scale_section(doc)
+    assert "| cor6.1 (standard budget) | 9 | 0.18 | 50 | – | – | – | – |" in text
+    assert "| eq6 (thorough sizes, 4 per family) | 8 | 2.7 | 3 | 1.9 | 1.58 | >= 9.5 cases/s " \
+           "| missed |" in text
+    assert "| C4 eq6 (thorough sizes, 4 per family) | 3 cases/s | >= 9.5 cases/s | missed |" \
+        in text
+    assert "| C4 cor6.1" not in text  # no target: not in the met/missed table
+
+
+def test_throughput_all_names_every_registered_claim(monkeypatch, capsys):
+    seen = []
+    monkeypatch.setattr(throughput, "measure",
+                        lambda c, **kw: seen.append((c, kw["old"])) or {"claim": c})
+    assert throughput.main(["--claims", "all", "--no-old", "--budget", "quick"]) == 0
+    assert seen == [(c, False) for c in registry.CHECKS]
+
+
+def test_bench_refuses_an_unknown_claims_budget_before_measuring(capsys):
+    from linteach.bench import run
+    with pytest.raises(SystemExit):
+        run.main(["--claims-budgets", "standard,huge", "--campaign-only"])
+    err = capsys.readouterr().err
+    assert "`--claims-budgets` must name budgets among standard, thorough, got huge" in err

@@ -8,7 +8,10 @@ EXPLAIN = {
 `docs/scale.md`).  C1/C2: one flow step / one SGD update per run at R = 1, 16, 64, 256 runs
 per call against the two products one run cannot avoid and one small NumPy call; C3: each
 claim check's cases per second in one worker process, with its batching and with its old
-grouping, side by side (their reports must be identical).""",
+grouping, side by side (their reports must be identical); C4 (`rows_claims.py`): every
+claim check's cases per second in one worker process at the standard budget and at the
+thorough sizes, the thorough rows of the claims whose rate was filed before batching judged
+against 5× that rate.""",
     "1": """**Row 1 — full-batch `loss_and_grad` vs its two-matmul floor.**  Any implementation
 must form the pre-activations `Z = X Wᵀ` and the gradient `Gᵀ X`; the floor times exactly
 those two BLAS calls (with a random `G`).  linteach adds one in-place `relu` pass over `Z`, one

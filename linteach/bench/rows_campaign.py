@@ -28,6 +28,7 @@ import numpy as np
 
 import linteach as lt
 
+from . import rows_claims
 from .timing import compare, ratio
 
 #: (n, d, k, α) of each flow family as its check draws it
@@ -236,11 +237,15 @@ def scale_section(doc: dict) -> str:
                        f"{_cell(r['value'])} | {r['target']} | "
                        f"{'met' if r['met'] else 'missed'} | {_cell(d.get('same report'))} |")
         out.append("")
+    out += rows_claims.section(rows)
     out += ["| row | value | target | met |", "|---|---|---|---|"]
-    out += [f"| {r['id']} | {_cell(r['value'])}{r['unit']} | {r['target']} | "
-            f"{'met' if r['met'] else ('not measured' if r['met'] is None else 'missed')} |"
-            for r in rows]
+    out += [f"| {r['id']} | {_cell(r['value'])}{r['unit']} | {r['target']} | {_met(r)} |"
+            for r in rows if r["met"] is not None or r.get("target") != "–"]
     return "\n".join(out + ["", END])
+
+
+def _met(row) -> str:
+    return "met" if row["met"] else "not measured" if row["met"] is None else "missed"
 
 
 def write_scale(path, doc: dict) -> None:

@@ -23,7 +23,7 @@ import scipy
 from threadpoolctl import threadpool_limits
 
 from .._progress import Steps
-from . import rows_campaign, rows_env, rows_speed, rows_verify
+from . import rows_campaign, rows_claims, rows_env, rows_speed, rows_verify
 from .baselines import torch, torch_version
 from .report import table, to_markdown
 
@@ -64,12 +64,20 @@ def main(argv=None) -> int:
     p.add_argument("--campaign-budgets", default="standard",
                    help="budgets of the per-claim cases/s rows C3 (comma-separated; "
                         "'' skips them; thorough takes tens of minutes)")
+    p.add_argument("--claims-budgets", default="standard,thorough",
+                   help="budgets of rows C4, every claim's cases/s per worker "
+                        "(comma-separated; '' skips them; minutes each)")
     p.add_argument("--campaign-cases", type=int, default=rows_campaign.CAMPAIGN_CASES,
                    help="cases per family of rows C3 (a campaign's size; 0 = the budget's "
                         "own counts, few at standard, so batching cannot show)")
     args = p.parse_args(argv)
     if args.campaign_cases < 0:
         p.error(f"`--campaign-cases` must be >= 0, got {args.campaign_cases}")
+    every = [b for b in args.claims_budgets.split(",") if b]
+    unknown = [b for b in every if b not in rows_claims.BUDGET_CASES]
+    if unknown:
+        p.error(f"`--claims-budgets` must name budgets among "
+                f"{', '.join(rows_claims.BUDGET_CASES)}, got {', '.join(unknown)}")
     if args.blas_threads < 0:
         p.error(f"`--blas-threads` must be >= 0, got {args.blas_threads}")
     for name in ("md", "json"):  # fail before minutes of measuring, not after
@@ -85,7 +93,8 @@ def main(argv=None) -> int:
     plan = [] if args.campaign_only else _plan(repeats, quick=args.quick,
                                                skip_verify=args.skip_verify)
     plan += rows_campaign_plan(repeats, [b for b in args.campaign_budgets.split(",") if b],
-                               cases=args.campaign_cases or None)
+                               cases=args.campaign_cases or None,
+                               every=every)
     steps = Steps("bench", len(plan), quiet=args.quiet)
     steps.write(table([]))
     rows, env_rows = [], []
@@ -149,8 +158,9 @@ def _plan(repeats, *, quick, skip_verify):
     return plan
 
 
-def rows_campaign_plan(repeats, budgets, *, cases=None):
-    """Rows C (:mod:`linteach.bench.rows_campaign`): flow and SGD steps, claims' cases/s."""
+def rows_campaign_plan(repeats, budgets, *, cases=None, every=()):
+    """Rows C (:mod:`linteach.bench.rows_campaign`, :mod:`linteach.bench.rows_claims`): flow
+    and SGD steps, claims' cases/s against their old grouping, every claim's cases/s."""
     plan = [("rows C1: flow step per run vs R, per claim family", "speed",
              lambda: rows_campaign.flow_steps(repeats=max(3, repeats // 2))),
             ("rows C2: SGD update per run vs R", "speed",
@@ -159,6 +169,10 @@ def rows_campaign_plan(repeats, budgets, *, cases=None):
         plan.append((f"rows C3: claims' cases/s per worker ({budget} budget, minutes)",
                      "verify", lambda budget=budget: rows_campaign.claim_throughput(
                          budget=budget, cases=cases)))
+    for budget in every:
+        plan.append((f"rows C4: every claim's cases/s per worker ({budget}, minutes)",
+                     "verify", lambda budget=budget: rows_claims.every_claim(
+                         budget=budget, cases=rows_claims.BUDGET_CASES[budget])))
     return plan
 
 
