@@ -55,7 +55,9 @@ TARGETS = {
     # Theorem 4.1's constants (thm4.1 and appK use them; the engine audit recomputes them)
     "bounds": ("linteach/bounds.py", ["sgd_update_bound"], ["thm4.1", "appK"],
                ["tests/test_bounds.py", "tests/test_mutation_kills.py"]),
-    "bounds-formulas": ("linteach/bounds.py", ["_direct"], None,
+    # the formulas behind sgd_update_bound, which only thm4.1 and appK call (through
+    # kit/sgd_configs.py, their runs and their engine audits): no other claim reaches them
+    "bounds-formulas": ("linteach/bounds.py", ["_direct"], ["thm4.1", "appK"],
                         ["tests/test_bounds.py", "tests/test_mutation_kills.py",
                          "tests/test_mutation_kills_formulas.py"]),
     "metrics-radius-regime": ("linteach/metrics.py",
