@@ -77,6 +77,9 @@ def recheck(targets, out: Path, survivors_only: bool = False) -> None:
 def _recheck_file(target, path: Path, population: bool, killed_too: bool) -> None:
     res = json.loads(path.read_text())
     _file, _functions, only, tests = TARGETS[target]
+    # the kill-test files first: a survivor is most often killed by a test written for it,
+    # and the judge's `pytest -x` stops at the first failure (any failing test kills)
+    tests = sorted(tests, key=lambda t: "mutation_kills" not in t)
     for r in res["mutants"]:
         if r["verdict"] != "incompetent" and not _competent(res["file"], r["diff"]):
             r["verdict"] = "incompetent"
