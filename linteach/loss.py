@@ -241,7 +241,11 @@ def log_sum_loss_scaled(lead, rest, log_norm, *, checked: bool = True):
     ``checked`` as there."""
     if not checked:
         return _lsl_scaled(lead, rest, log_norm)
-    return _lsl_scaled(_real("lead", lead), _real("rest", rest), _log_norm(log_norm))
+    lead = _real("lead", lead)
+    if np.any(lead < 0):  # only 0 (rest = log L_sum) or a far run's min q̂ > 0 means anything
+        raise ValueError("`lead` must be >= 0 (min q̂ of a far run, or 0), got "
+                         f"{float(np.min(lead))!r}")
+    return _lsl_scaled(lead, _real("rest", rest), _log_norm(log_norm))
 
 
 def _lsl_scaled(lead, rest, log_norm):
@@ -253,6 +257,9 @@ def _lsl_scaled(lead, rest, log_norm):
 def smoothed_margin_scaled(lead, rest, log_norm):
     """``γ̃`` from :func:`scaled_loss_terms`, finite for every ‖W‖ (Eq. 5, summed loss)."""
     lead, rest = _real("lead", lead), _real("rest", rest)
+    if np.any(lead < 0):  # only 0 (rest = log L_sum) or a far run's min q̂ > 0 means anything
+        raise ValueError("`lead` must be >= 0 (min q̂ of a far run, or 0), got "
+                         f"{float(np.min(lead))!r}")
     log_norm = _log_norm(log_norm)
     direct = _smoothed_from(np.where(lead > 0, -30.0, rest), log_norm)
     # L_sum ≤ n e^{-30}: −log(e^L − 1) = −log L − L/2 + O(L²), and −log L = ‖W‖ lead − rest

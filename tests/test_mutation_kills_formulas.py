@@ -1,3 +1,116 @@
 """Tests written for the survivors of the population pass over the mutation targets
-loss-scaled and bounds-formulas (the scaled loss terms of the late flow, Theorem 4.1's constants): each names, in ``tools/mutation_notes_formulas.py``, the mutant it kills and why
+loss-scaled and bounds-formulas (the scaled loss terms of the late flow, Theorem 4.1's
+constants): each names, in ``tools/mutation_notes_formulas.py``, the mutant it kills and why
 no claim check does."""
+import re
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from linteach import loss
+from tolerances import REFERENCE
+
+#: working precision of the mpmath references (far beyond float64's 16 digits)
+DPS = 50
+
+
+def _mp_logsumexp(row):
+    """log Σ e^{a_i} of one row in mpmath: −inf entries are zeros of the sum, +inf wins."""
+    if np.any(row == np.inf):
+        return np.inf
+    with mp.workdps(DPS):
+        total = mp.fsum(mp.exp(mp.mpf(a)) for a in row if a != -np.inf)
+        return float(mp.log(total)) if total else -np.inf
+
+
+def _mp_loss_terms(q_hat, log_norm):
+    """log L_sum = log Σ ℓ(q_i) and the weights g(q_i)/L_sum at q = e^{log_norm} q̂, in mpmath
+    from the definitions ℓ(q) = log(1 + e^{−q}), g(q) = 1/(1 + e^{q}) (docs/math.md §2)."""
+    with mp.workdps(DPS):
+        q = [mp.mpf(float(v)) * mp.exp(mp.mpf(float(log_norm))) for v in q_hat]
+        l_sum = mp.fsum(mp.log1p(mp.exp(-v)) for v in q)
+        return float(mp.log(l_sum)), np.array([float(1 / (1 + mp.exp(v)) / l_sum) for v in q])
+
+
+# -- logsumexp and _logsumexp_inf --------------------------------------------------------------
+@pytest.mark.parametrize("a, rule", [(3.0, "must have at least 1 axis, got shape ()"),
+                                     (np.array(3.0), "must have at least 1 axis"),
+                                     (np.empty((2, 0)), "must not be empty along its last axis")])
+def test_logsumexp_refuses_a_scalar_and_an_empty_last_axis_naming_a(a, rule):
+    """logsumexp reduces over the last axis: a scalar has none and an empty one has no
+    maximum, so both are refused with a ValueError naming `a` and the rule."""
+    with pytest.raises(ValueError, match=re.escape(f"`a` {rule}")):
+        loss.logsumexp(a)
+
+
+def test_logsumexp_of_a_3d_array_with_infinite_entries_reduces_the_last_axis():
+    """A 3-D array with ±inf entries (the route for rows whose maximum is not finite):
+    each of the 2·3 rows along the last axis against log Σ e^{a_i} in mpmath, −inf entries
+    being zeros of the sum (−inf if all are) and +inf giving +inf."""
+    a = np.random.default_rng(5).normal(size=(2, 3, 4)) * 10.0
+    a[0, 0] = -np.inf  # a row of zeros only
+    a[0, 1, 2] = -np.inf  # one zero in a finite row
+    a[1, 2, 1] = np.inf
+    want = np.array([[_mp_logsumexp(row) for row in plane] for plane in a])
+    got = loss.logsumexp(a)
+    assert got.shape == (2, 3)
+    np.testing.assert_allclose(got, want, rtol=REFERENCE)
+
+
+# -- scaled_loss_terms, log_sum_loss_scaled, smoothed_margin_scaled ------------------------------
+def test_scaled_loss_terms_and_log_sum_loss_scaled_take_checked_by_keyword_only():
+    """The signatures ``scaled_loss_terms(q_hat, log_norm, *, checked)`` and
+    ``log_sum_loss_scaled(lead, rest, log_norm, *, checked)``: the data may be passed by
+    name, and ``checked`` (which skips the argument checks) only by name, so a stray third
+    or fourth positional argument cannot switch the checks off."""
+    q_hat, log_norm = np.array([0.2, -0.4, 0.7]), 1.5
+    lead, rest, log_w = loss.scaled_loss_terms(q_hat=q_hat, log_norm=log_norm)
+    np.testing.assert_array_equal(log_w, loss.scaled_loss_terms(q_hat, log_norm)[2])
+    assert loss.log_sum_loss_scaled(lead=lead, rest=rest, log_norm=log_norm) == \
+        loss.log_sum_loss_scaled(lead, rest, log_norm)
+    with pytest.raises(TypeError):
+        loss.scaled_loss_terms(q_hat, log_norm, False)
+    with pytest.raises(TypeError):
+        loss.log_sum_loss_scaled(lead, rest, log_norm, False)
+
+
+@pytest.mark.parametrize("args, match", [
+    ((0.0, np.nan, 0.0), "`rest` must not contain NaN"),
+    ((np.nan, 0.0, 0.0), "`lead` must not contain NaN"),
+    ((0.5, 0.0, np.inf), "`log_norm` must be < inf (log ‖W‖ of a finite W), got inf"),
+    ((-0.5, 0.0, 0.0), "`lead` must be >= 0 (min q̂ of a far run, or 0), got -0.5")])
+def test_log_sum_loss_scaled_checks_its_arguments_by_default(args, match):
+    """``checked`` defaults to True: a NaN, ``log ‖W‖ = +inf`` or a negative lead is refused
+    with a ValueError naming the argument, the rule and the value."""
+    with pytest.raises(ValueError, match=re.escape(match)):
+        loss.log_sum_loss_scaled(*args)
+
+
+@pytest.mark.parametrize("lead", [-0.5, np.array([0.3, -1e-300])])
+def test_smoothed_margin_scaled_and_log_sum_loss_scaled_refuse_a_negative_lead(lead):
+    """``lead`` is what scaled_loss_terms returns: a far run's min q̂ > 0, or 0 with
+    ``rest = log L_sum``.  A negative lead is none of these; read as 0 (as it was) it gave an
+    answer contradicting the documented log L_sum = rest − ‖W‖·lead, so it is refused
+    naming `lead`, the rule and the value."""
+    for f in (loss.smoothed_margin_scaled, loss.log_sum_loss_scaled):
+        with pytest.raises(ValueError, match=r"`lead` must be >= 0 \(min q̂ of a far run, or "
+                                             r"0\), got -"):
+            f(lead, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("log_norm", [float(np.log(100.0)), 50.0, 800.0])
+def test_scaled_loss_terms_of_a_run_with_a_misclassified_margin_past_30(log_norm):
+    """q̂ = (−½, ½): every |q_i| = ½‖W‖ exceeds 30, but one point is misclassified, so the
+    run is near: lead = 0 and rest = log L_sum, against the definition in mpmath; the
+    weights g_i/L_sum too.  At ‖W‖ = e^50 the correctly classified ℓ(q) ≈ e^{−q} is a
+    negligible term beside the misclassified one's ℓ ≈ |q|; at ‖W‖ = e^800 neither margin is
+    a float and log ℓ of the misclassified one is log |q| = log ½ + 800."""
+    q_hat = np.array([-0.5, 0.5])
+    lead, rest, log_w = loss.scaled_loss_terms(q_hat, log_norm)
+    want_rest, want_w = _mp_loss_terms(q_hat, log_norm)
+    assert lead == 0.0
+    np.testing.assert_allclose(rest, want_rest, rtol=REFERENCE)
+    np.testing.assert_allclose(np.exp(log_w), want_w, rtol=REFERENCE)
+    np.testing.assert_allclose(loss.log_sum_loss_scaled(lead, rest, log_norm), want_rest,
+                               rtol=REFERENCE)

@@ -1,12 +1,91 @@
-"""The survivors of the population pass over the targets loss-scaled and bounds-formulas: kill reasons (the test written
-for each, in ``tests/test_mutation_kills_formulas.py``) and equivalence reasons, keyed like
-:mod:`mutation_notes`: (target, function, operator, line[, occurrence]); merged into
-:data:`mutation_notes_population.KILLED_BY_POPULATION` and
+"""The survivors of the population pass over the targets loss-scaled and bounds-formulas: kill
+reasons (the test written for each, in ``tests/test_mutation_kills_formulas.py``) and
+equivalence reasons, keyed like :mod:`mutation_notes`: (target, function, operator, line[,
+occurrence]); merged into :data:`mutation_notes_population.KILLED_BY_POPULATION` and
 :data:`mutation_notes_population.EQUIVALENT_POPULATION`.
 """
 
+_MISCLASSIFIED = ("a run whose margins all exceed 30 in size, one of them misclassified, is "
+                  "near: lead = 0, rest = log L_sum and the weights g_i/L_sum against mpmath "
+                  "(test_scaled_loss_terms_of_a_run_with_a_misclassified_margin_past_30, "
+                  "q̂ = (−½, ½)): ")
+_KEYWORD_ONLY = ("`checked` is keyword-only and the data may be passed by name (test_scaled_"
+                 "loss_terms_and_log_sum_loss_scaled_take_checked_by_keyword_only): `*` → `/` "
+                 "makes the data positional-only and `checked` positional; every caller passes "
+                 "the data by position and `checked` by name")
+
 #: survivors killed by a test written for them -> the test, and why the claims miss it
-KILLED_BY: dict = {}
+KILLED_BY: dict = {
+    ("loss-scaled", "logsumexp", "core/NumberReplacer", 118, 23):
+        "a scalar and an empty last axis are refused naming `a` and the rule (test_logsumexp_"
+        "refuses_a_scalar_and_an_empty_last_axis_naming_a): `min_ndim=0` lets both through to "
+        "an AttributeError, IndexError or numpy's zero-size error; the claims call logsumexp "
+        "on non-empty rows only",
+    ("loss-scaled", "_logsumexp_inf", "core/ReplaceUnaryOperator_USub_UAdd", 128, 9):
+        "log-sum-exp reduces the last axis of a 3-D array with ±inf entries, row by row "
+        "against mpmath (test_logsumexp_of_a_3d_array_with_infinite_entries_reduces_the_last_"
+        "axis): `axis=+1` is the last axis of 2-D input only, the only kind the claims (and "
+        "the earlier stacked-rows test) pass",
+    ("loss-scaled", "scaled_loss_terms", "core/ReplaceBinaryOperator_Mul_Div", 178, 3):
+        _KEYWORD_ONLY,
+    ("loss-scaled", "log_sum_loss_scaled", "core/ReplaceBinaryOperator_Mul_Div", 239, 6):
+        _KEYWORD_ONLY,
+    ("loss-scaled", "log_sum_loss_scaled", "core/ReplaceTrueWithFalse", 239, 7):
+        "the checks are on by default: a NaN, log ‖W‖ = +inf and a negative lead are refused "
+        "naming the argument, rule and value (test_log_sum_loss_scaled_checks_its_arguments_"
+        "by_default): the claims pass valid terms only, on which the checks change nothing",
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 219, 69):
+        _MISCLASSIFIED + "at ‖W‖ = 100 `q_min > −1` takes the run for far and returns "
+        "lead = −½; the claims' runs turn far only with every margin positive",
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 230, 76):
+        _MISCLASSIFIED + "at ‖W‖ = e^50 `q̂ < 1` takes log ℓ = log |q| for the correctly "
+        "classified margin too (whose ℓ is e^{−q}), doubling L_sum; no claim's margin gets "
+        "past e^40",
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 230, 77):
+        _MISCLASSIFIED + "at ‖W‖ = e^800 `q̂ < −1` forms log ℓ of a misclassified "
+        "q̂ ∈ [−1, 0) from its margin capped at e^700 (700 instead of log |q| ≈ 799.3); "
+        "below the cap log ℓ(q) = log |q| to rounding, so only a margin past e^700 shows it, "
+        "and no claim's margin gets past e^40",
+}
+
+KEEPDIMS = ("equivalent: `X[..., 0]` → `X[..., -1]` on an array reduced with keepdims=True "
+            "(or formed elementwise from one): its last axis has length 1, so both index the "
+            "same element")
+_PLACEHOLDER_BIG = ("equivalent: the −20.0 of `exp(where(small, −20.0, log_x))` fills in only "
+                    "the points with log x < −20, whose `big` value the final np.where "
+                    "discards (the series is taken there); it is there so that "
+                    "log(−expm1(−x)) + x stays finite and silent where log x = −inf, which "
+                    "x = e^{−21} ≈ 7.6e-10 and x = e^{20} ≈ 4.9e8 do as well "
+                    "(log(−expm1(−e^20)) = log 1 = 0): no overflow, division by zero or "
+                    "invalid operation, even under np.errstate(all='raise'), so every "
+                    "returned value and every warning is the same")
 
 #: survivors no test can kill -> why they are equivalent
-EQUIVALENT: dict = {}
+EQUIVALENT: dict = {
+    # shift[..., 0], m[..., 0], q_min[..., 0] and far[..., 0]
+    ("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 128, 29): KEEPDIMS,
+    ("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 129, 33): KEEPDIMS,
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 228, 75): KEEPDIMS,
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 234, 81): KEEPDIMS,
+    ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 162, 50): _PLACEHOLDER_BIG,
+    ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_USub_UAdd", 162, 14):
+        _PLACEHOLDER_BIG,
+    ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_Delete_USub", 164, 17):
+        "equivalent: the −20.0 of `exp(where(small, log_x, −20.0))` fills in only the points "
+        "with log x ≥ −20, whose series value the final np.where discards; e^{20} is as "
+        "finite and silent as e^{−20} (no overflow even under np.errstate(all='raise')), so "
+        "every returned value and every warning is the same",
+    ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceComparisonOperator_Gt_Lt", 257, 5):
+        "equivalent once a negative lead is refused (the fix this mutant prompted: read as 0, "
+        "lead < 0 gave an answer contradicting log L_sum = rest − ‖W‖·lead; test_smoothed_"
+        "margin_scaled_and_log_sum_loss_scaled_refuse_a_negative_lead): with lead ≥ 0 "
+        "`lead < 0` is nowhere true, so the mutant forms the direct γ̃ from rest at every "
+        "point; where lead = 0 so does the original, and where lead > 0 the final np.where "
+        "discards it.  That direct γ̃ never raises (a log L_sum past 709.78 is replaced before "
+        "log_expm1_exp) and can warn only on 0·∞ in −log(e^L − 1)·e^{−log ‖W‖}: at rest = −inf "
+        "with ‖W‖ > e^745, where the original's split form (rest + L/2)·e^{−log ‖W‖} makes the "
+        "same invalid-value warning at the same point, or at rest = log log 2 (where "
+        "log(e^L − 1) rounds to 0) with ‖W‖ < e^{−709.78}, which no lead > 0 of "
+        "scaled_loss_terms meets: a far run has every margin ‖W‖q̂ > 30 with q̂ a float, so "
+        "‖W‖ > 30/1.8e308 > e^{−706}",
+}
