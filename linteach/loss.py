@@ -124,7 +124,9 @@ def _logsumexp_inf(a):
     if np.all(np.isfinite(m)):
         return _logsumexp(a)
     shift = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):  # log 0 = −inf for all-(−inf) rows
+    # log 0 = −inf for all-(−inf) rows; beside a +inf maximum, e^a of an entry past 709.78
+    # overflows: both rows' values are discarded below, for their maximum
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = shift[..., 0] + np.log(np.exp(a - shift).sum(axis=-1))
     return np.where(np.isfinite(m[..., 0]), out, m[..., 0])
 

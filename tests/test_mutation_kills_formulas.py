@@ -58,6 +58,35 @@ def test_logsumexp_of_a_3d_array_with_infinite_entries_reduces_the_last_axis():
     np.testing.assert_allclose(got, want, rtol=REFERENCE)
 
 
+
+def test_logsumexp_beside_a_plus_inf_maximum_is_plus_inf_and_silent():
+    """``+inf`` gives ``+inf``, warning-free like every function of the module, also when the
+    row's finite entries are past 709.78 (e^a overflows there); a finite row beside it
+    against mpmath.  Tests run with warnings as errors."""
+    a = np.array([[np.inf, 710.0, -5.0], [np.inf, 800.0, np.inf], [709.0, 709.5, -np.inf]])
+    got = loss.logsumexp(a)
+    np.testing.assert_allclose(got, [_mp_logsumexp(row) for row in a], rtol=REFERENCE)
+    assert got[0] == got[1] == np.inf
+
+
+# -- log_expm1_exp -------------------------------------------------------------------------------
+@pytest.mark.parametrize("log_x", [710.0, np.array([0.0, 800.0]), np.inf])
+def test_log_expm1_exp_refuses_log_x_past_float64_s_range(log_x):
+    """log(e^x − 1) = x is no float once log x > log(max float) = 709.78: a ValueError naming
+    `log_x`, the rule and the value, not an overflow to inf."""
+    with pytest.raises(ValueError, match=re.escape(
+            "`log_x` must be <= 709.783 (log(e^x - 1) = x would overflow float64), got ")):
+        loss.log_expm1_exp(log_x)
+
+
+def test_log_expm1_exp_accepts_log_x_up_to_float64_s_range():
+    """Just inside the range the value is x = e^{log x} itself (e^x − 1 = e^x to double
+    precision), against mpmath."""
+    with mp.workdps(DPS):
+        want = [float(mp.log(mp.expm1(mp.exp(mp.mpf(v))))) for v in (3.0, 700.0, 709.78)]
+    np.testing.assert_allclose(loss.log_expm1_exp(np.array([3.0, 700.0, 709.78])), want,
+                               rtol=REFERENCE)
+
 # -- scaled_loss_terms, log_sum_loss_scaled, smoothed_margin_scaled ------------------------------
 def test_scaled_loss_terms_and_log_sum_loss_scaled_take_checked_by_keyword_only():
     """The signatures ``scaled_loss_terms(q_hat, log_norm, *, checked)`` and
@@ -113,4 +142,22 @@ def test_scaled_loss_terms_of_a_run_with_a_misclassified_margin_past_30(log_norm
     np.testing.assert_allclose(rest, want_rest, rtol=REFERENCE)
     np.testing.assert_allclose(np.exp(log_w), want_w, rtol=REFERENCE)
     np.testing.assert_allclose(loss.log_sum_loss_scaled(lead, rest, log_norm), want_rest,
+                               rtol=REFERENCE)
+
+
+
+def test_smoothed_margin_past_the_far_switch_keeps_the_half_loss_term():
+    """Past the far switch γ̃‖W‖ = −log(e^{L_sum} − 1) = −log L_sum − L_sum/2 + O(L_sum²)
+    (docs/math.md §4.2): with 300 margins just past 30, L_sum ≈ 2e-11 beside γ̃‖W‖ ≈ 25, so
+    the L_sum/2 term is 3e-13 of γ̃, which the mpmath value of the definition (Eq. 5, summed
+    loss) resolves at 1e-14."""
+    q_hat = 0.5 + 1e-4 * np.linspace(0.0, 1.0, 300)
+    log_norm = float(np.log(61.0))  # margins 30.5 to 30.506
+    lead, rest, _ = loss.scaled_loss_terms(q_hat, log_norm)
+    assert lead > 0  # the far (split) form
+    with mp.workdps(DPS):
+        norm = mp.exp(mp.mpf(log_norm))
+        l_sum = mp.fsum(mp.log1p(mp.exp(-mp.mpf(float(v)) * norm)) for v in q_hat)
+        want = float(-mp.log(mp.expm1(l_sum)) / norm)
+    np.testing.assert_allclose(loss.smoothed_margin_scaled(lead, rest, log_norm), want,
                                rtol=REFERENCE)

@@ -46,6 +46,15 @@ KILLED_BY: dict = {
         "q̂ ∈ [−1, 0) from its margin capped at e^700 (700 instead of log |q| ≈ 799.3); "
         "below the cap log ℓ(q) = log |q| to rounding, so only a margin past e^700 shows it, "
         "and no claim's margin gets past e^40",
+    ("loss-scaled", "_log_expm1_exp", "core/ReplaceComparisonOperator_Gt_Eq", 158, 0):
+        "log x past 709.78 is refused naming `log_x`, the rule and the value (test_log_expm1_"
+        "exp_refuses_log_x_past_float64_s_range, at 710, 800 in an array and inf): `==` lets "
+        "them overflow to inf; the claims' losses never get near e^{e^709}",
+    ("loss-scaled", "smoothed_margin_scaled", "core/NumberReplacer", 260, 96):
+        "γ̃ of a far run keeps the −L_sum/2 term of −log(e^{L_sum} − 1) (test_smoothed_margin_"
+        "past_the_far_switch_keeps_the_half_loss_term, 300 margins just past 30 against "
+        "mpmath, where the term is 3e-13 of γ̃): 1.5 for 0.5 moves γ̃ by L_sum/‖W‖ ≤ "
+        "n·e^{−30}/‖W‖, far below the claims' tolerances",
 }
 
 KEEPDIMS = ("equivalent: `X[..., 0]` → `X[..., -1]` on an array reduced with keepdims=True "
@@ -58,7 +67,15 @@ _PLACEHOLDER_BIG = ("equivalent: the −20.0 of `exp(where(small, −20.0, log_x
                     "x = e^{−21} ≈ 7.6e-10 and x = e^{20} ≈ 4.9e8 do as well "
                     "(log(−expm1(−e^20)) = log 1 = 0): no overflow, division by zero or "
                     "invalid operation, even under np.errstate(all='raise'), so every "
-                    "returned value and every warning is the same")
+                    "returned value and every warning is the same (`not 20.0` is False, "
+                    "i.e. x = e^0 = 1, the same)")
+
+_PLACEHOLDER_SERIES = ("equivalent: the −20.0 of `exp(where(small, log_x, −20.0))` fills in "
+                       "only the points with log x ≥ −20, whose series value the final "
+                       "np.where discards; e^{20} and e^{−19} are as finite and silent as "
+                       "e^{−20} (no overflow or underflow even under "
+                       "np.errstate(all='raise')), so every returned value and every warning "
+                       "is the same")
 
 #: survivors no test can kill -> why they are equivalent
 EQUIVALENT: dict = {
@@ -67,14 +84,25 @@ EQUIVALENT: dict = {
     ("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 129, 33): KEEPDIMS,
     ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 228, 75): KEEPDIMS,
     ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 234, 81): KEEPDIMS,
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 236, 85): KEEPDIMS,
+    ("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 126, 26):
+        "equivalent once the overflow beside a +inf maximum is silenced (the fix this mutant "
+        "prompted: logsumexp([inf, 710]) warned; test_logsumexp_beside_a_plus_inf_maximum_is_"
+        "plus_inf_and_silent): the 0.0 of `where(isfinite(m), m, 0.0)` fills in only the rows "
+        "whose maximum is ±inf, whose `out` the final np.where discards for that maximum, and "
+        "in that block division by zero, invalid operations and overflow are ignored, so a "
+        "shift of 1 changes no returned value and no warning (underflow, which it may move "
+        "by one entry, numpy ignores unless the caller's error state asks; no caller in the "
+        "library does: its only errstate(all='raise') blocks, in bounds and kkt, evaluate no "
+        "log-sum-exp)",
+    ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_USub_Not", 162, 14):
+        _PLACEHOLDER_BIG,
     ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 162, 50): _PLACEHOLDER_BIG,
     ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_USub_UAdd", 162, 14):
         _PLACEHOLDER_BIG,
     ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_Delete_USub", 164, 17):
-        "equivalent: the −20.0 of `exp(where(small, log_x, −20.0))` fills in only the points "
-        "with log x ≥ −20, whose series value the final np.where discards; e^{20} is as "
-        "finite and silent as e^{−20} (no overflow even under np.errstate(all='raise')), so "
-        "every returned value and every warning is the same",
+        _PLACEHOLDER_SERIES,
+    ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 164, 55): _PLACEHOLDER_SERIES,
     ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceComparisonOperator_Gt_Lt", 257, 5):
         "equivalent once a negative lead is refused (the fix this mutant prompted: read as 0, "
         "lead < 0 gave an answer contradicting log L_sum = rest − ‖W‖·lead; test_smoothed_"
