@@ -46,6 +46,10 @@ KILLED_BY: dict = {
         "q̂ ∈ [−1, 0) from its margin capped at e^700 (700 instead of log |q| ≈ 799.3); "
         "below the cap log ℓ(q) = log |q| to rounding, so only a margin past e^700 shows it, "
         "and no claim's margin gets past e^40",
+    ("loss-scaled", "_lsl_scaled", "core/ReplaceComparisonOperator_Gt_GtE", 249, 4):
+        _MISCLASSIFIED + "log_sum_loss_scaled gives rest back for the lead = 0 run at "
+        "‖W‖ = e^800, where `lead >= 0` forms e^{log ‖W‖}·0 = inf·0 = NaN; the claims' near "
+        "runs have ‖W‖ far below e^709",
     ("loss-scaled", "_log_expm1_exp", "core/ReplaceComparisonOperator_Gt_Eq", 158, 0):
         "log x past 709.78 is refused naming `log_x`, the rule and the value (test_log_expm1_"
         "exp_refuses_log_x_past_float64_s_range, at 710, 800 in an array and inf): `==` lets "
