@@ -8,7 +8,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from linteach import loss
+from linteach import bounds, loss
+from linteach.bounds import ROUND_UP, sgd_update_bound
 from tolerances import REFERENCE
 
 #: working precision of the mpmath references (far beyond float64's 16 digits)
@@ -161,3 +162,52 @@ def test_smoothed_margin_past_the_far_switch_keeps_the_half_loss_term():
         want = float(-mp.log(mp.expm1(l_sum)) / norm)
     np.testing.assert_allclose(loss.smoothed_margin_scaled(lead, rest, log_norm), want,
                                rtol=REFERENCE)
+
+# -- bounds._direct: Theorem 4.1's constants by their formulas ---------------------------------
+#: arguments with no 1 among R_x, v, k, η, ‖w*‖ (where a wrong power is invisible), c large
+#: beside b² in one, ε0 tiny (1 − e^{−ε0} by expm1) and R_0 = 0 (c = 0) in another
+BOUND_CASES = [
+    dict(n=7, eps=0.3, R_x=1.3, R_0=0.02, alpha=0.2, k=3, eta=0.07, v=0.6, w_star_norm=4.5),
+    dict(n=2, eps=2.5, R_x=0.4, R_0=30.0, alpha=0.9, k=2, eta=2.0, v=1.7, w_star_norm=0.3),
+    dict(n=50, eps=1e-7, R_x=2.0, R_0=0.0, alpha=0.05, k=11, eta=0.5, v=0.25,
+         w_star_norm=20.0)]
+
+
+def _mp_bound(n, eps, R_x, R_0, alpha, k, eta, v, w_star_norm):
+    """docs/math.md §3.4 and §3.6's constants, written from the page, in mpmath."""
+    with mp.workdps(DPS):
+        n, eps, R_x, R_0, al, k, eta, v, w = map(mp.mpf, (n, eps, R_x, R_0, alpha, k, eta, v,
+                                                        w_star_norm))
+        A = 1 + 2 * v**2 * R_x**2 * eta * k * n
+        eps0 = eps / A
+        a = 2 * k * eta * v * al * (1 - mp.exp(-eps0)) / n
+        b = w * mp.sqrt(4 * k**2 * eta**2 * v**2 * R_x**2 + 4 * k * eta)
+        c = 4 * k * R_0 * w
+        T = ((b + mp.sqrt(b**2 + 4 * a * c)) / (2 * a)) ** 2
+        F = (eps + A) / eps
+        P = n * w * mp.sqrt(R_x**2 / al**2 + 1 / (k * eta * v**2 * al**2))
+        S = 2 * n * R_0 * w / (eta * v * al)
+        M = P**2 * F**2 + P * mp.sqrt(S) * F ** mp.mpf(1.5) + S * F
+        return [float(x) for x in (eps0, a, b, c, T, M)]
+
+
+@pytest.mark.parametrize("case", BOUND_CASES)
+def test_sgd_update_bound_is_the_page_s_formulas_at_arguments_other_than_one(case):
+    """ε0, a, b, c, T_exact and M (docs/math.md §3.4, §3.6) against the page's formulas in
+    mpmath; T_exact and M carry the documented round-up by ROUND_UP (2^-40)."""
+    bd = sgd_update_bound(**case)
+    want = _mp_bound(**case)
+    got = [bd.eps0, bd.a, bd.b, bd.c, bd.T_exact / (1 + ROUND_UP), bd.M / (1 + ROUND_UP)]
+    np.testing.assert_allclose(got, want, rtol=REFERENCE)
+
+
+@pytest.mark.parametrize("case", BOUND_CASES)
+def test_the_direct_evaluation_of_the_bound_is_silent_and_exact_at_moderate_arguments(case):
+    """sgd_update_bound evaluates the formulas directly in float64, with every overflow and
+    underflow raising, and goes through logarithms only when that raises.  At these moderate
+    arguments nothing leaves float64: the direct evaluation itself must not raise and must
+    give the formulas (mpmath), to rounding."""
+    with np.errstate(all="raise"):
+        got = bounds._direct(*(np.float64(case[name]) for name in (
+            "n", "eps", "R_x", "R_0", "alpha", "k", "eta", "v", "w_star_norm")))
+    np.testing.assert_allclose([float(x) for x in got], _mp_bound(**case), rtol=REFERENCE)
