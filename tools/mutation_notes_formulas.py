@@ -21,11 +21,12 @@ KILLED_BY: dict = {
         "refuses_a_scalar_and_an_empty_last_axis_naming_a): `min_ndim=0` lets both through to "
         "an AttributeError, IndexError or numpy's zero-size error; the claims call logsumexp "
         "on non-empty rows only",
-    ("loss-scaled", "_logsumexp_inf", "core/ReplaceUnaryOperator_USub_UAdd", 128, 9):
-        "log-sum-exp reduces the last axis of a 3-D array with ±inf entries, row by row "
-        "against mpmath (test_logsumexp_of_a_3d_array_with_infinite_entries_reduces_the_last_"
-        "axis): `axis=+1` is the last axis of 2-D input only, the only kind the claims (and "
-        "the earlier stacked-rows test) pass",
+    **{("loss-scaled", "_logsumexp_inf", op, 128, 9):
+       "log-sum-exp reduces the last axis of a 3-D array with ±inf entries, row by row "
+       "against mpmath (test_logsumexp_of_a_3d_array_with_infinite_entries_reduces_the_last_"
+       "axis): `axis=1` is the last axis of 2-D input only, the only kind the claims (and "
+       "the earlier stacked-rows test) pass"
+       for op in ("core/ReplaceUnaryOperator_USub_UAdd", "core/ReplaceUnaryOperator_Delete_USub")},
     ("loss-scaled", "scaled_loss_terms", "core/ReplaceBinaryOperator_Mul_Div", 178, 3):
         _KEYWORD_ONLY,
     ("loss-scaled", "log_sum_loss_scaled", "core/ReplaceBinaryOperator_Mul_Div", 239, 6):
