@@ -211,3 +211,25 @@ def test_the_direct_evaluation_of_the_bound_is_silent_and_exact_at_moderate_argu
         got = bounds._direct(*(np.float64(case[name]) for name in (
             "n", "eps", "R_x", "R_0", "alpha", "k", "eta", "v", "w_star_norm")))
     np.testing.assert_allclose([float(x) for x in got], _mp_bound(**case), rtol=REFERENCE)
+
+
+@pytest.mark.parametrize("checked", [True, False])
+def test_scaled_loss_terms_of_a_3d_batch_equal_each_run_alone(checked):
+    """q̂ of shape (2, 3, n) with log ‖W‖ of shape (2, 3): six runs, far (every margin past
+    30), near, and near with a misclassified margin past e^40, each given what it gets alone
+    (the reductions run over the last axis, checked or not); the log-loss sum too."""
+    rng = np.random.default_rng(11)
+    q_hat = rng.uniform(0.2, 1.0, size=(2, 3, 5))
+    q_hat[0, 1, 2] = -0.4  # misclassified
+    q_hat[1, 0, 0] = 0.0  # on the kink
+    log_norm = np.array([[5.0, 50.0, 0.5], [6.0, -1.0, 800.0]])
+    together = loss.scaled_loss_terms(q_hat, log_norm, checked=checked)
+    lsl = loss.log_sum_loss_scaled(*together[:2], log_norm, checked=checked)
+    for i in range(2):
+        for j in range(3):
+            alone = loss.scaled_loss_terms(q_hat[i, j], log_norm[i, j])
+            for a, b in zip(together, alone):
+                np.testing.assert_allclose(a[i, j], b, rtol=REFERENCE)
+            np.testing.assert_allclose(lsl[i, j], loss.log_sum_loss_scaled(*alone[:2],
+                                                                           log_norm[i, j]),
+                                       rtol=REFERENCE)
