@@ -100,6 +100,10 @@ EQUIVALENT: dict = {
         "by one entry, numpy ignores unless the caller's error state asks; no caller in the "
         "library does: its only errstate(all='raise') blocks, in bounds and kkt, evaluate no "
         "log-sum-exp)",
+    ("loss-scaled", "scaled_loss_terms", "core/ReplaceComparisonOperator_Gt_GtE", 230, 3):
+        "equivalent: `t > 40` → `t >= 40` adds only a misclassified margin with log |q| = t = "
+        "40.0 exactly, where the margin is q = −e^{40.0} rounded and log ℓ(q) = "
+        "log(logaddexp(0, e^{40.0})) = log(e^{40.0}) evaluates to 40.0 exactly, which is t",
     ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_USub_Not", 162, 14):
         _PLACEHOLDER_BIG,
     ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 162, 50): _PLACEHOLDER_BIG,
