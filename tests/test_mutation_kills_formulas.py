@@ -81,12 +81,25 @@ def test_log_expm1_exp_refuses_log_x_past_float64_s_range(log_x):
 
 
 def test_log_expm1_exp_accepts_log_x_up_to_float64_s_range():
-    """Just inside the range the value is x = e^{log x} itself (e^x − 1 = e^x to double
-    precision), against mpmath."""
+    """Up to log x = log(largest float) itself the value is x = e^{log x} (e^x − 1 = e^x to
+    double precision), against mpmath."""
+    log_x = np.array([3.0, 700.0, 709.78, np.log(np.finfo(np.float64).max)])
     with mp.workdps(DPS):
-        want = [float(mp.log(mp.expm1(mp.exp(mp.mpf(v))))) for v in (3.0, 700.0, 709.78)]
-    np.testing.assert_allclose(loss.log_expm1_exp(np.array([3.0, 700.0, 709.78])), want,
-                               rtol=REFERENCE)
+        want = [float(mp.log(mp.expm1(mp.exp(mp.mpf(v))))) for v in log_x]
+    np.testing.assert_allclose(loss.log_expm1_exp(log_x), want, rtol=REFERENCE)
+
+
+def test_log_expm1_exp_of_tiny_x_is_correctly_rounded():
+    """Below the switch at log x = −20 the series log x + x/2 is used, whose error x²/24 <
+    1e-18 is far below half an ulp of log x (≥ 1.8e-15): the result is the correctly rounded
+    value, against mpmath, on a grid just below the switch and far out, where e^{log x}
+    underflows (log x = −800 and −1e4) or is 0 (−inf)."""
+    log_x = np.concatenate([np.linspace(-21.0, -20.0, 21, endpoint=False),
+                            [-800.0, -1e4, -np.inf]])
+    with mp.workdps(DPS):
+        want = np.array([float(mp.log(mp.expm1(mp.exp(mp.mpf(v))))) if v > -np.inf
+                         else -np.inf for v in log_x])
+    np.testing.assert_array_equal(loss.log_expm1_exp(log_x), want)
 
 # -- scaled_loss_terms, log_sum_loss_scaled, smoothed_margin_scaled ------------------------------
 def test_scaled_loss_terms_and_log_sum_loss_scaled_take_checked_by_keyword_only():
