@@ -231,6 +231,8 @@ def scaled_loss_terms(q_hat, log_norm, *, checked: bool = True):
     q = np.sign(q_hat) * size
     log_l = np.where((q_hat < 0) & (t > _HUGE_LOG_MARGIN), t, _log_ell(q))
     rest_near = _logsumexp(log_l)  # finite: a near run has a margin ≤ 30
+    with np.errstate(over="ignore"):  # the margins uncapped for log g(q) = −q: a margin past
+        q = np.sign(q_hat) * np.exp(t)  # e^700 has a log weight of its own, −inf past float64
     if not any_far:
         return np.zeros(q_min.shape[:-1]), rest_near, log_expit(-q) - rest_near[..., None]
     rest = np.where(far[..., 0], rest_far, rest_near)

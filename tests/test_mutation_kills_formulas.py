@@ -226,16 +226,35 @@ def test_the_direct_evaluation_of_the_bound_is_silent_and_exact_at_moderate_argu
     np.testing.assert_allclose([float(x) for x in got], _mp_bound(**case), rtol=REFERENCE)
 
 
+@pytest.mark.parametrize("log_norm", [650.0, 705.0, 709.0, 800.0])
+def test_scaled_loss_terms_log_weights_of_margins_near_the_end_of_float64(log_norm):
+    """q̂ = (−1, 1, 0) at ‖W‖ = e^650 … e^800: a near run (misclassified and on-the-kink
+    points) whose positive margin q = ‖W‖ is a float up to ‖W‖ = 1.8e308.  Its log weight
+    log(g(q)/L_sum) = −q − log1p(e^{−q}) − log L_sum is then the float −q − log L_sum, and
+    −inf past float64 (the documented "finite or −inf"), against mpmath."""
+    q_hat = np.array([-1.0, 1.0, 0.0])
+    _lead, rest, log_w = loss.scaled_loss_terms(q_hat, log_norm)
+    with mp.workdps(DPS):
+        q = [v * mp.exp(mp.mpf(log_norm)) for v in (-1, 1, 0)]
+        log_l_sum = mp.log(mp.fsum(mp.log1p(mp.exp(-v)) for v in q))
+        want = np.array([float(-mp.log1p(mp.exp(v)) - log_l_sum) for v in q])
+    np.testing.assert_allclose(rest, float(log_l_sum), rtol=REFERENCE)
+    np.testing.assert_allclose(log_w, want, rtol=REFERENCE)
+
 @pytest.mark.parametrize("checked", [True, False])
-def test_scaled_loss_terms_of_a_3d_batch_equal_each_run_alone(checked):
+@pytest.mark.parametrize("log_norm", [[[5.0, 50.0, 0.5], [6.0, -1.0, 800.0]],
+                                      [[0.5, 50.0, 0.5], [1.0, -1.0, 800.0]]])
+def test_scaled_loss_terms_of_a_3d_batch_equal_each_run_alone(checked, log_norm):
     """q̂ of shape (2, 3, n) with log ‖W‖ of shape (2, 3): six runs, far (every margin past
-    30), near, and near with a misclassified margin past e^40, each given what it gets alone
-    (the reductions run over the last axis, checked or not); the log-loss sum too."""
+    30), near, and near with a misclassified margin past e^40 or a margin on the kink, each
+    given what it gets alone (the reductions run over the last axis, checked or not); the
+    log-loss sum too.  Once with a far run among them, once with near runs only."""
     rng = np.random.default_rng(11)
     q_hat = rng.uniform(0.2, 1.0, size=(2, 3, 5))
     q_hat[0, 1, 2] = -0.4  # misclassified
     q_hat[1, 0, 0] = 0.0  # on the kink
-    log_norm = np.array([[5.0, 50.0, 0.5], [6.0, -1.0, 800.0]])
+    q_hat[1, 2, 1] = -0.3  # misclassified: near at any norm
+    log_norm = np.array(log_norm)
     together = loss.scaled_loss_terms(q_hat, log_norm, checked=checked)
     lsl = loss.log_sum_loss_scaled(*together[:2], log_norm, checked=checked)
     for i in range(2):

@@ -21,6 +21,19 @@ KILLED_BY: dict = {
         "refuses_a_scalar_and_an_empty_last_axis_naming_a): `min_ndim=0` lets both through to "
         "an AttributeError, IndexError or numpy's zero-size error; the claims call logsumexp "
         "on non-empty rows only",
+    ("loss-scaled", "logsumexp", "core/NumberReplacer", 118, 22):
+        "a scalar is refused as having fewer than 1 axis (test_logsumexp_refuses_a_scalar_"
+        "and_an_empty_last_axis_naming_a): `min_ndim=2` states the rule wrong (and refuses "
+        "a single row); the claims call logsumexp on 2-D input only",
+    ("loss-scaled", "scaled_loss_terms", "core/ReplaceUnaryOperator_USub_Not", 233, 23):
+        "a 3-D batch of near runs only gives each run its own lead = 0 (test_scaled_loss_"
+        "terms_of_a_3d_batch_equal_each_run_alone): `shape[:not 1]` is shape[:0], one scalar "
+        "0 for the whole batch, which every use of lead (log_sum_loss_scaled, smoothed_"
+        "margin_scaled) broadcasts to the same values, so only its shape shows it",
+    ("loss-scaled", "log_sum_loss_scaled", "core/ReplaceUnaryOperator_Delete_Not", 242, 4):
+        "the checks are on by default (test_log_sum_loss_scaled_checks_its_arguments_by_"
+        "default): the mutant runs them only when told not to; the claims pass valid terms "
+        "only, on which the checks change nothing",
     **{("loss-scaled", "_logsumexp_inf", op, 128, 9):
        "log-sum-exp reduces the last axis of a 3-D array with ±inf entries, row by row "
        "against mpmath (test_logsumexp_of_a_3d_array_with_infinite_entries_reduces_the_last_"
@@ -117,6 +130,22 @@ EQUIVALENT: dict = {
         _PLACEHOLDER_BIG,
     ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_Delete_USub", 164, 17):
         _PLACEHOLDER_SERIES,
+    ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_USub_UAdd", 164, 17):
+        _PLACEHOLDER_SERIES,
+    ("loss-scaled", "scaled_loss_terms", "core/ReplaceComparisonOperator_Gt_GtE", 219, 1):
+        "equivalent: `q_min > 0` → `q_min >= 0` adds only runs whose smallest q̂ is 0 "
+        "exactly, where log |q| = log ‖W‖ + log 0 = −inf (log ‖W‖ < inf is checked) fails the "
+        "other condition `min log |q| > log 30`",
+    **{("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 218, occ):
+       "equivalent once the log weights no longer read the capped margins (the fix this "
+       "mutant prompted: a margin q past e^700 got the log weight −e^700 − log L_sum instead "
+       "of −q − log L_sum, e.g. −1.0e304 for −1.5e306 at ‖W‖ = e^705; test_scaled_loss_terms_"
+       "log_weights_of_margins_near_the_end_of_float64): the cap e^699 or e^701 for e^700 "
+       "now enters only e^{−|q|} and log ℓ(q) of positive margins past e^699, all of which "
+       "are 0 after exponentiation in a log-sum-exp whose row maximum is ≥ log ℓ(30) "
+       "(a near run has a margin ≤ 30 or a misclassified one; a far run's near value is "
+       "discarded), and the log ℓ of misclassified margins past e^40 is log |q| regardless"
+       for occ in (67,)},
     ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 164, 55): _PLACEHOLDER_SERIES,
     ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceComparisonOperator_Gt_Lt", 257, 5):
         "equivalent once a negative lead is refused (the fix this mutant prompted: read as 0, "
