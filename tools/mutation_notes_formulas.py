@@ -99,6 +99,14 @@ _PLACEHOLDER_SERIES = ("equivalent: the −20.0 of `exp(where(small, log_x, −2
                        "np.errstate(all='raise')), so every returned value and every warning "
                        "is the same")
 
+_PLACEHOLDER_DIRECT = ("equivalent: the −30.0 of `_smoothed_from(where(lead > 0, −30.0, rest))` "
+                       "fills in only the points with lead > 0, whose direct γ̃ the final "
+                       "np.where discards (the split form is taken there); any moderate value "
+                       "does as well: log(e^L − 1) at log L = ±30, ±29, ±31 or 0 is finite and "
+                       "non-zero, so −log(e^L − 1)·e^{−log ‖W‖} makes no 0·∞ and its overflow "
+                       "is ignored in that block: every returned value and every warning is "
+                       "the same")
+
 #: survivors no test can kill -> why they are equivalent
 EQUIVALENT: dict = {
     # shift[..., 0], m[..., 0], q_min[..., 0] and far[..., 0]
@@ -147,6 +155,8 @@ EQUIVALENT: dict = {
        "discarded), and the log ℓ of misclassified margins past e^40 is log |q| regardless"
        for occ in (67,)},
     ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 164, 55): _PLACEHOLDER_SERIES,
+    ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceUnaryOperator_Delete_USub", 257, 26):
+        _PLACEHOLDER_DIRECT,
     ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceComparisonOperator_Gt_Lt", 257, 5):
         "equivalent once a negative lead is refused (the fix this mutant prompted: read as 0, "
         "lead < 0 gave an answer contradicting log L_sum = rest − ‖W‖·lead; test_smoothed_"
