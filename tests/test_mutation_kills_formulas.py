@@ -265,3 +265,44 @@ def test_scaled_loss_terms_of_a_3d_batch_equal_each_run_alone(checked, log_norm)
             np.testing.assert_allclose(lsl[i, j], loss.log_sum_loss_scaled(*alone[:2],
                                                                            log_norm[i, j]),
                                        rtol=REFERENCE)
+
+
+@pytest.mark.parametrize("log_norm", [0.0, 1.0, -2.0])
+def test_smoothed_margin_of_a_near_run_is_the_definition(log_norm):
+    """A near run (lead = 0, L_sum of order one here) takes γ̃ = −log(e^{L_sum} − 1)/‖W‖
+    itself (Eq. 5, summed loss), not the far runs' series −(log L_sum + L_sum/2)/‖W‖,
+    against mpmath."""
+    q_hat = np.array([0.1, -0.2, 0.3])
+    lead, rest, _ = loss.scaled_loss_terms(q_hat, log_norm)
+    assert lead == 0.0
+    with mp.workdps(DPS):
+        norm = mp.exp(mp.mpf(log_norm))
+        l_sum = mp.fsum(mp.log1p(mp.exp(-mp.mpf(float(v)) * norm)) for v in q_hat)
+        want = float(-mp.log(mp.expm1(l_sum)) / norm)
+    np.testing.assert_allclose(loss.smoothed_margin_scaled(lead, rest, log_norm), want,
+                               rtol=REFERENCE)
+
+
+@pytest.mark.parametrize("q_hat, log_norm, match", [
+    ([0.5, np.nan], 1.0, "`q_hat` must not contain NaN"),
+    ([0.5, 1.0], np.nan, "`log_norm` must not contain NaN"),
+    ([0.5, 1.0], np.inf, "`log_norm` must be < inf (log ‖W‖ of a finite W), got inf"),
+    (0.5, 1.0, "`q_hat` must have at least 1 axis, got shape ()")])
+def test_scaled_loss_terms_checks_its_arguments_by_default(q_hat, log_norm, match):
+    """``checked`` defaults to True: a NaN, log ‖W‖ = +inf and a scalar q̂ (no axis to
+    reduce) are refused with a ValueError naming the argument and the rule; a list is
+    taken as the array it spells."""
+    with pytest.raises(ValueError, match=re.escape(match)):
+        loss.scaled_loss_terms(q_hat, log_norm)
+    for a, b in zip(loss.scaled_loss_terms([0.5, -1.0], 2.0),
+                    loss.scaled_loss_terms(np.array([0.5, -1.0]), 2.0)):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("q, rule", [(0.5, "must have at least 1 axis, got shape ()"),
+                                     (np.empty((3, 0)), "must not be empty along its last axis")])
+def test_log_sum_loss_refuses_a_scalar_and_an_empty_last_axis_naming_q(q, rule):
+    """log L_sum sums over the last axis: a scalar margin has none and an empty one sums
+    no loss, so both are refused with a ValueError naming `q` and the rule."""
+    with pytest.raises(ValueError, match=re.escape(f"`q` {rule}")):
+        loss.log_sum_loss(q)
