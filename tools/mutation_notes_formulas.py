@@ -60,10 +60,12 @@ KILLED_BY: dict = {
         "q̂ ∈ [−1, 0) from its margin capped at e^700 (700 instead of log |q| ≈ 799.3); "
         "below the cap log ℓ(q) = log |q| to rounding, so only a margin past e^700 shows it, "
         "and no claim's margin gets past e^40",
-    ("loss-scaled", "_lsl_scaled", "core/ReplaceComparisonOperator_Gt_GtE", 249, 4):
-        _MISCLASSIFIED + "log_sum_loss_scaled gives rest back for the lead = 0 run at "
-        "‖W‖ = e^800, where `lead >= 0` forms e^{log ‖W‖}·0 = inf·0 = NaN; the claims' near "
-        "runs have ‖W‖ far below e^709",
+    **{("loss-scaled", "_lsl_scaled", op, 249, occ):
+       _MISCLASSIFIED + "log_sum_loss_scaled gives rest back for the lead = 0 run at "
+       "‖W‖ = e^800, where the mutant (`lead >= 0` or `lead > −1`) forms e^{log ‖W‖}·0 = "
+       "inf·0 = NaN; the claims' near runs have ‖W‖ far below e^709"
+       for op, occ in (("core/ReplaceComparisonOperator_Gt_GtE", 4),
+                       ("core/NumberReplacer", 89))},
     ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 164, 53):
         "below the switch the series log x + x/2 is correctly rounded, against mpmath on a "
         "grid in [−21, −20) (test_log_expm1_exp_of_tiny_x_is_correctly_rounded): −x/2 is off "
