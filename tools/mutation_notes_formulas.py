@@ -88,7 +88,7 @@ _PLACEHOLDER_BIG = ("equivalent: the −20.0 of `exp(where(small, −20.0, log_x
                     "the points with log x < −20, whose `big` value the final np.where "
                     "discards (the series is taken there); it is there so that "
                     "log(−expm1(−x)) + x stays finite and silent where log x = −inf, which "
-                    "x = e^{−21} ≈ 7.6e-10 and x = e^{20} ≈ 4.9e8 do as well "
+                    "x = e^{−21} ≈ 7.6e-10, e^{−19}, e^0 and e^{20} ≈ 4.9e8 do as well "
                     "(log(−expm1(−e^20)) = log 1 = 0): no overflow, division by zero or "
                     "invalid operation, even under np.errstate(all='raise'), so every "
                     "returned value and every warning is the same (`not 20.0` is False, "
@@ -96,8 +96,8 @@ _PLACEHOLDER_BIG = ("equivalent: the −20.0 of `exp(where(small, −20.0, log_x
 
 _PLACEHOLDER_SERIES = ("equivalent: the −20.0 of `exp(where(small, log_x, −20.0))` fills in "
                        "only the points with log x ≥ −20, whose series value the final "
-                       "np.where discards; e^{20} and e^{−19} are as finite and silent as "
-                       "e^{−20} (no overflow or underflow even under "
+                       "np.where discards; e^{20}, e^{−19}, e^{−21} and e^0 are as finite "
+                       "and silent as e^{−20} (no overflow or underflow even under "
                        "np.errstate(all='raise')), so every returned value and every warning "
                        "is the same")
 
