@@ -118,6 +118,12 @@ _PLACEHOLDER_DIRECT = ("equivalent: the −30.0 of `_smoothed_from(where(lead > 
                        "is ignored in that block: every returned value and every warning is "
                        "the same")
 
+LEAD_NOT_ZERO = ("equivalent once a negative lead is refused (test_smoothed_margin_scaled_"
+                 "and_log_sum_loss_scaled_refuse_a_negative_lead): with lead ≥ 0 (and never "
+                 "NaN: refused too), `lead != 0` and `lead > 0` are the same test; the "
+                 "unchecked path (checked=False) takes lead from scaled_loss_terms only, "
+                 "whose lead is min q̂ > 0 or 0")
+
 #: survivors no test can kill -> why they are equivalent
 EQUIVALENT: dict = {
     # shift[..., 0], m[..., 0], q_min[..., 0] and far[..., 0]
