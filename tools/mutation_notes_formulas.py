@@ -133,6 +133,13 @@ EQUIVALENT: dict = {
     ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 234, 81): KEEPDIMS,
     ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 236, 85): KEEPDIMS,
     ("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 129, 35): KEEPDIMS,
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 236, 83): KEEPDIMS,
+    ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceComparisonOperator_Gt_NotEq", 257, 5):
+        LEAD_NOT_ZERO,
+    ("loss-scaled", "_lsl_scaled", "core/ReplaceComparisonOperator_Gt_NotEq", 249, 4):
+        LEAD_NOT_ZERO,
+    ("loss-scaled", "smoothed_margin_scaled", "core/NumberReplacer", 257, 95):
+        _PLACEHOLDER_DIRECT,
     ("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 126, 26):
         "equivalent once the overflow beside a +inf maximum is silenced (the fix this mutant "
         "prompted: logsumexp([inf, 710]) warned; test_logsumexp_beside_a_plus_inf_maximum_is_"
