@@ -306,3 +306,14 @@ def test_log_sum_loss_refuses_a_scalar_and_an_empty_last_axis_naming_q(q, rule):
     no loss, so both are refused with a ValueError naming `q` and the rule."""
     with pytest.raises(ValueError, match=re.escape(f"`q` {rule}")):
         loss.log_sum_loss(q)
+
+
+def test_scaled_loss_terms_checks_log_norm_before_looking_for_nan_in_q_hat():
+    """scaled_loss_terms finds a NaN in q̂ through each run's minimum (np.min propagates
+    NaN), which it takes after checking log ‖W‖: one pass fewer over the margins on the
+    flow's hot path.  So with both arguments bad the error names `log_norm`, and with q̂
+    alone bad it names `q_hat`."""
+    with pytest.raises(ValueError, match=re.escape("`log_norm` must be < inf")):
+        loss.scaled_loss_terms(np.array([[np.nan, 1.0], [0.5, 0.2]]), np.inf)
+    with pytest.raises(ValueError, match=re.escape("`q_hat` must not contain NaN")):
+        loss.scaled_loss_terms(np.array([[np.nan, 1.0], [0.5, 0.2]]), np.zeros(2))
