@@ -75,6 +75,24 @@ KILLED_BY: dict = {
        "grid in [−21, −20) (test_log_expm1_exp_of_tiny_x_is_correctly_rounded): −x/2 or 3x/2 "
        "is off by x ≈ 1e-9 on a value of −20, below every claim's tolerance"
        for occ in (52, 53)},
+    ("loss-scaled", "log_sum_loss", "core/NumberReplacer", 145, 47):
+        "a scalar margin is refused naming `q` and the rule (test_log_sum_loss_refuses_a_"
+        "scalar_and_an_empty_last_axis_naming_q): `min_ndim=0` lets it through to an "
+        "AttributeError; the claims pass rows of margins only",
+    ("loss-scaled", "_log_expm1_exp", "core/ReplaceComparisonOperator_Lt_Eq", 161, 1):
+        "the series is taken below the switch, correctly rounded against mpmath, also where "
+        "e^{log x} underflows (log x = −800, −1e4, −inf; test_log_expm1_exp_of_tiny_x_is_"
+        "correctly_rounded): `log_x == −20` sends them through log(−expm1(−x)) + x, which "
+        "gives −inf with a division-by-zero warning there and is off by an ulp just below "
+        "−20; the claims' log L_sum stays above −745",
+    ("loss-scaled", "log_sum_loss_scaled", "core/AddNot", 242, 19):
+        "the checks are on by default (test_log_sum_loss_scaled_checks_its_arguments_by_"
+        "default): `if not not checked` skips them exactly when they are asked for; the "
+        "claims pass valid terms only",
+    ("loss-scaled", "smoothed_margin_scaled", "core/NumberReplacer", 260, 97):
+        "γ̃ of a far run keeps the −L_sum/2 term of −log(e^{L_sum} − 1) (test_smoothed_margin_"
+        "past_the_far_switch_keeps_the_half_loss_term, against mpmath): −0.5 for 0.5 moves γ̃ "
+        "by L_sum/‖W‖ ≤ n·e^{−30}/‖W‖, far below the claims' tolerances",
     ("loss-scaled", "_log_expm1_exp", "core/ReplaceComparisonOperator_Gt_GtE", 158, 0):
         "log x = log(largest float) itself is accepted, its value x against mpmath (test_log_"
         "expm1_exp_accepts_log_x_up_to_float64_s_range): `>=` refuses it; no claim's loss "
@@ -142,6 +160,17 @@ LEAD_NOT_ZERO = ("equivalent once a negative lead is refused (test_smoothed_marg
                  "unchecked path (checked=False) takes lead from scaled_loss_terms only, "
                  "whose lead is min q̂ > 0 or 0")
 
+_SHIFT_INF_ROWS = ("equivalent once the overflow beside a +inf maximum is silenced (the fix "
+                   "this mutant prompted: logsumexp([inf, 710]) warned; test_logsumexp_beside_"
+                   "a_plus_inf_maximum_is_plus_inf_and_silent): the 0.0 of `where(isfinite(m), "
+                   "m, 0.0)` fills in only the rows whose maximum is ±inf, whose `out` the "
+                   "final np.where discards for that maximum, and in that block division by "
+                   "zero, invalid operations and overflow are ignored, so a shift of ±1 "
+                   "changes no returned value and no warning (underflow, which it may move by "
+                   "one entry, numpy ignores unless the caller's error state asks; no caller "
+                   "in the library does: its only errstate(all='raise') blocks, in bounds and "
+                   "kkt, evaluate no log-sum-exp)")
+
 #: survivors no test can kill -> why they are equivalent
 EQUIVALENT: dict = {
     # shift[..., 0], m[..., 0], q_min[..., 0] and far[..., 0]
@@ -160,20 +189,16 @@ EQUIVALENT: dict = {
         _PLACEHOLDER_DIRECT,
     ("loss-scaled", "smoothed_margin_scaled", "core/NumberReplacer", 257, 94):
         _PLACEHOLDER_DIRECT,
+    ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceUnaryOperator_USub_UAdd", 257, 26):
+        _PLACEHOLDER_DIRECT,
+    ("loss-scaled", "_log_expm1_exp", "core/ReplaceUnaryOperator_USub_Not", 164, 17):
+        _PLACEHOLDER_SERIES,
     ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceUnaryOperator_USub_Not", 257, 26):
         _PLACEHOLDER_DIRECT,
     ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceComparisonOperator_Gt_NotEq", 262, 6):
         LEAD_NOT_ZERO,
-    ("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 126, 26):
-        "equivalent once the overflow beside a +inf maximum is silenced (the fix this mutant "
-        "prompted: logsumexp([inf, 710]) warned; test_logsumexp_beside_a_plus_inf_maximum_is_"
-        "plus_inf_and_silent): the 0.0 of `where(isfinite(m), m, 0.0)` fills in only the rows "
-        "whose maximum is ±inf, whose `out` the final np.where discards for that maximum, and "
-        "in that block division by zero, invalid operations and overflow are ignored, so a "
-        "shift of 1 changes no returned value and no warning (underflow, which it may move "
-        "by one entry, numpy ignores unless the caller's error state asks; no caller in the "
-        "library does: its only errstate(all='raise') blocks, in bounds and kkt, evaluate no "
-        "log-sum-exp)",
+    **{("loss-scaled", "_logsumexp_inf", "core/NumberReplacer", 126, occ): _SHIFT_INF_ROWS
+       for occ in (26, 27)},
     ("loss-scaled", "scaled_loss_terms", "core/ReplaceComparisonOperator_Gt_GtE", 230, 3):
         "equivalent: `t > 40` → `t >= 40` adds only a misclassified margin with log |q| = t = "
         "40.0 exactly, where the margin is q = −e^{40.0} rounded and log ℓ(q) = "
@@ -214,7 +239,7 @@ EQUIVALENT: dict = {
        "are 0 after exponentiation in a log-sum-exp whose row maximum is ≥ log ℓ(30) "
        "(a near run has a margin ≤ 30 or a misclassified one; a far run's near value is "
        "discarded), and the log ℓ of misclassified margins past e^40 is log |q| regardless"
-       for occ in (67,)},
+       for occ in (66, 67)},
     ("loss-scaled", "_log_expm1_exp", "core/NumberReplacer", 164, 55): _PLACEHOLDER_SERIES,
     ("loss-scaled", "smoothed_margin_scaled", "core/ReplaceUnaryOperator_Delete_USub", 257, 26):
         _PLACEHOLDER_DIRECT,
