@@ -84,7 +84,7 @@ KILLED_BY: dict = {
         "e^{log x} underflows (log x = −800, −1e4, −inf; test_log_expm1_exp_of_tiny_x_is_"
         "correctly_rounded): `log_x == −20` sends them through log(−expm1(−x)) + x, which "
         "gives −inf with a division-by-zero warning there and is off by an ulp just below "
-        "−20; the claims' log L_sum stays above −745",
+        "−20, values of log x the claims never pass it",
     ("loss-scaled", "log_sum_loss_scaled", "core/AddNot", 242, 19):
         "the checks are on by default (test_log_sum_loss_scaled_checks_its_arguments_by_"
         "default): `if not not checked` skips them exactly when they are asked for; the "
