@@ -29,6 +29,11 @@ KILLED_BY: dict = {
         "a 3-D batch of near runs only gives each run its own lead = 0 (test_scaled_loss_"
         "terms_of_a_3d_batch_equal_each_run_alone): `shape[:-2]` drops one batch axis too, "
         "which a 1-D or 2-D batch cannot show (both give shape ())",
+    ("loss-scaled", "scaled_loss_terms", "core/NumberReplacer", 233, 79):
+        "a 3-D batch of near runs only gives each run its own lead = 0 (test_scaled_loss_"
+        "terms_of_a_3d_batch_equal_each_run_alone): `shape[:-0]` is shape[:0], one scalar 0 "
+        "for the whole batch, which every use of lead broadcasts to the same values, so only "
+        "its shape shows it",
     ("loss-scaled", "scaled_loss_terms", "core/ReplaceUnaryOperator_USub_Not", 233, 23):
         "a 3-D batch of near runs only gives each run its own lead = 0 (test_scaled_loss_"
         "terms_of_a_3d_batch_equal_each_run_alone): `shape[:not 1]` is shape[:0], one scalar "
