@@ -37,3 +37,89 @@ def test_lp_feasible_with_only_negative_bounds_is_feasible():
     """Every ``h_i < 0``: θ = 0 gives ``Gθ = 0 ≥ h``, feasible whatever G."""
     G = np.array([[1.0, -2.0], [-3.0, 0.5]])
     assert assumption4.lp_feasible(G, np.array([-1.0, -4.0])) is True
+
+
+
+def test_highs_runs_the_interior_point_method_only_after_status_4(monkeypatch):
+    """``highs`` is linprog with HiGHS's default method, and its interior-point method only
+    when the first ends with status 4 (as documented): an LP the simplex solves (status 0)
+    is solved once; a first answer of status 4 is followed by one ``highs-ipm`` call."""
+    calls, real = [], assumption4.linprog
+
+    def watched(*args, method, **kw):
+        calls.append(method)
+        res = real(*args, method=method, **kw)
+        if fake_4 and method == "highs":
+            res.status = 4
+        return res
+    monkeypatch.setattr(assumption4, "linprog", watched)
+    c, A, b = np.array([1.0]), np.array([[-1.0]]), np.array([-1.0])  # min θ s.t. θ ≥ 1
+    fake_4 = False
+    assert assumption4.highs(c, A, b).status == 0 and calls == ["highs"]
+    calls.clear()
+    fake_4 = True
+    assert assumption4.highs(c, A, b).status == 0 and calls == ["highs", "highs-ipm"]
+
+
+# -- linteach.assumption4._a4_slack: the NumPy re-check's allowances ------------------------------
+#: positives e1, e2 and one negative −e1 (its slack LP: max −z1 s.t. z1 ≥ 1, z2 ≥ 1, −z1 ≤ 1,
+#: optimum −1 at z1 = 1, unique dual a = (1, 0, 0))
+X_L = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+Y_L = np.array([1.0, 1.0, -1.0])
+
+
+def _faked_negative_lp(monkeypatch, fake):
+    """Let ``fake(res, A_ub)`` edit HiGHS's answer to the negative point's slack LP (the one
+    with an objective and three rows) of a set shaped like X_L."""
+    real = assumption4.highs
+
+    def patched(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        if np.any(c) and len(b_ub) == 3:
+            fake(res, A_ub)
+        return res
+    monkeypatch.setattr(assumption4, "highs", patched)
+
+
+@pytest.mark.parametrize("factor, accepted", [(0.85, True), (1.15, False)])
+def test_assumption4_stationarity_allowance_scales_with_the_multipliers_and_rows(
+        monkeypatch, factor, accepted):
+    """X_L turned by 45° (positives p1 = (1, 1)/√2, p2 = (−1, 1)/√2, negative −p1, so that
+    max|A| = 1/√2 < 1).  The negative point's dual is a = (1, 0, 0); giving the inactive
+    row p2 a multiplier η leaves a ≥ 0 and breaks stationarity by ‖η p2‖ = η, and the
+    duality gap by η too (under its allowance 1e-7 (1 + |−1|) = 2e-7).  The stationarity
+    allowance is 1e-7 (Σ|a| + 1) max|A| = 1e-7 (2 + η)/√2: η at 0.85 of 2e-7/√2 passes,
+    η at 1.15 of it is a SolverError."""
+    R = np.array([[1.0, 1.0], [-1.0, 1.0]]) / np.sqrt(2.0)
+    X = X_L @ R.T
+
+    def perturb(res, A_ub):
+        eta = factor * 1e-7 * 2.0 * np.abs(A_ub).max()
+        res.ineqlin.marginals[1] = -eta  # a = −marginals
+    _faked_negative_lp(monkeypatch, perturb)
+    if accepted:
+        res = assumption4.assumption4_lp(X, Y_L)
+        assert res.slack[2] == pytest.approx(1.0, abs=1e-6)
+    else:
+        with pytest.raises(SolverError, match="dual certificate failed"):
+            assumption4.assumption4_lp(X, Y_L)
+
+
+def test_assumption4_duality_gap_allowance_is_inclusive(monkeypatch):
+    """The duality gap |(a_b − Σa_i) − z·x_j| may be as large as 1e-7 (1 + |z·x_j|), that
+    bound included.  X_L's negative point, with HiGHS's answer replaced by z1 = x1 =
+    1 + 259008·2⁻⁵² and a = (x1 − t, 0, 0), t = 1e-7 (1 + x1): the gap is x1 − a_1, which
+    rounds to exactly t (asserted here by the same float arithmetic); stationarity is off by
+    |1 − a_1| < 1e-7 (Σa + 1), so only the gap is at its bound, and the answer is kept."""
+    x1 = 1.0 + 259008 * 2.0**-52
+    t = 1e-7 * (1.0 + x1)
+    a1 = x1 - t
+    assert abs((0.0 - a1) - (-x1)) == t  # the premise: exactly at the bound
+    assert abs(1.0 - a1) < 1e-7 * (a1 + 1.0)
+
+    def at_the_bound(res, A_ub):
+        res.x[0] = x1
+        res.ineqlin.marginals[:] = [-a1, 0.0, 0.0]
+    _faked_negative_lp(monkeypatch, at_the_bound)
+    res = assumption4.assumption4_lp(X_L, Y_L)
+    assert res.slack[2] == -(-x1)

@@ -25,6 +25,24 @@ KILLED_BY: dict = {
         "an h with every entry negative is feasible at θ = 0 (test_lp_feasible_with_only_"
         "negative_bounds_is_feasible): the mutant takes the max of the positive entries' "
         "exponents, none; the claims' h is all ones",
+    # -- assumption4: _a4_slack's NumPy re-check of HiGHS's dual, which HiGHS's answers on the
+    # claims' data pass by orders of magnitude, and highs' fallback, which they never need
+    **{("assumption4", "_a4_slack", op, 109, occ):
+       "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
+       "allowance_scales_with_the_multipliers_and_rows: a certificate faked to 0.85 of it on "
+       "rows with max|A| = 1/√2 passes, one at 1.15 of it is refused): the mutant drops the "
+       "+1 or divides by max|A|; HiGHS's certificates on the claims' data re-check to ~1e-16"
+       for op, occ in (("core/NumberReplacer", 55), ("core/ReplaceBinaryOperator_Mul_Div", 0),
+                       ("core/ReplaceBinaryOperator_Add_Mul", 1))},
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_GtE", 112, 3):
+        "the duality-gap allowance 1e-7 (1 + |z·x_j|) includes its bound (test_assumption4_"
+        "duality_gap_allowance_is_inclusive, an answer faked to a gap of exactly the bound): "
+        "the mutant refuses it; HiGHS's gaps on the claims' data are ~1e-16",
+    ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
+        "the interior-point method runs only after the simplex ends with status 4, as "
+        "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
+        "watches linprog): the mutant re-solves every LP with it, whose answers re-check "
+        "and decide the same on the claims' data",
 }
 
 #: survivors no test can kill -> why they are equivalent
@@ -33,4 +51,12 @@ EQUIVALENT: dict = {
         "equivalent: `G.ndim != 2` → `G.ndim > 2` right after check_array(..., min_ndim=2), "
         "which raises for fewer than two axes, so ndim ≥ 2 there and both are ndim > 2 "
         "(the sparse path skips the check in both)",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
+        "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
+        "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
+    ("assumption4", "lp_feasible", "core/ReplaceUnaryOperator_Delete_USub", 58, 1):
+        "equivalent: `highs(0, G, −h)` asks Gθ ≤ −h, i.e. G(−θ) ≥ h, instead of Gθ ≥ h: θ is "
+        "free and the cost zero, so θ ↦ −θ maps one feasible set onto the other, and only "
+        "the status (feasible or not) is read; negation is exact, so HiGHS is handed the "
+        "same numbers up to the sign of every column (the sparse G as well)",
 }
