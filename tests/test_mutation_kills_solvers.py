@@ -123,3 +123,63 @@ def test_assumption4_duality_gap_allowance_is_inclusive(monkeypatch):
     _faked_negative_lp(monkeypatch, at_the_bound)
     res = assumption4.assumption4_lp(X_L, Y_L)
     assert res.slack[2] == -(-x1)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("loose", [-1e8, -1e300])
+@pytest.mark.parametrize("zero_row", [True, False])
+def test_lp_feasible_is_not_rescaled_by_rows_that_hold_at_zero(sparse, loose, zero_row):
+    """A row that holds at θ = 0 (``h_i ≤ 0``) must not set the scale of the others: beside
+    ``0·θ ≥ L`` or ``θ ≥ L`` with L = −1e8 or −1e300, ``θ ≥ 2, −θ ≥ −1`` is still empty and
+    ``θ ≥ 1, −θ ≥ −2`` still θ ∈ [1, 2] (scaled by L, the first two rows' bounds fell inside
+    HiGHS's tolerance of 0 and the empty interval came back feasible).  Also with every row
+    scaled to 1e-300, where L's row scaled to order one would overflow: no warning."""
+    for s in (1.0, 1e-300):
+        G = np.array([[s], [-s], [0.0 if zero_row else s]])
+        wrap = sp.csr_matrix if sparse else np.asarray
+        assert assumption4.lp_feasible(wrap(G), np.array([2.0 * s, -s, loose])) is False
+        assert assumption4.lp_feasible(wrap(G), np.array([s, -2.0 * s, loose])) is True
+
+
+def test_assumption4_stationarity_allowance_is_inclusive(monkeypatch):
+    """The stationarity residual ‖x_j (a_b − 1) − Σ a_i x_i‖ may be as large as
+    1e-7 (Σ|a| + 1) max|A|, that bound included.  X_L's negative point (max|A| = 1), with
+    HiGHS's dual replaced by a = (1, η, 0): the residual is ‖(0, −η)‖ = η, and η is taken as
+    the fixed point of η = 1e-7 (1 + η + 1) in float64 (asserted here), so it sits exactly on
+    the bound; z1 is set to 1 + η so that the duality gap is 0."""
+    eta = 2e-7
+    for _ in range(5):
+        eta = 1e-7 * ((1.0 + eta + 0.0) + 1.0)
+    a = np.array([1.0, eta, 0.0])
+    assert np.linalg.norm(np.array([-1.0, 0.0]) * (a[-1] - 1.0) - a[:-1] @ np.eye(2)) \
+        == 1e-7 * (np.abs(a).sum() + 1.0)  # the premise: exactly at the bound
+
+    def at_the_bound(res, A_ub):
+        res.ineqlin.marginals[:] = -a
+        res.x[0] = a[:-1].sum()  # z·x_j = −(a_1 + a_2): no duality gap
+    _faked_negative_lp(monkeypatch, at_the_bound)
+    res = assumption4.assumption4_lp(X_L, Y_L)
+    assert res.slack[2] == a[:-1].sum()
+
+
+def test_assumption4_status_2_needs_a_z_strictly_positive_on_the_point(monkeypatch):
+    """Status 2 on a slack LP claims every z positive on the other class has z·x_j > 1; the
+    point is then a strict violation only if the feasibility LP's z confirms z·x_j > 0.
+    Positives e1, e2, negative x_j = (1, −1)/√2; HiGHS made to answer status 2 and the
+    feasibility LP z = (1, 1), with z1, z2 ≥ 1 but z·x_j = 0 exactly: the two answers
+    contradict each other, a SolverError (not slack −1)."""
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, -1.0]])
+    real = assumption4.highs
+
+    def patched(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        if np.any(c) and len(b_ub) == 3:
+            res.status = 2
+        elif not np.any(c) and len(b_ub) == 2 and np.all(A_ub == -np.eye(2)):
+            res.x = np.array([1.0, 1.0])
+        return res
+    monkeypatch.setattr(assumption4, "highs", patched)
+    unit = X[2] / np.linalg.norm(X[2])
+    assert unit @ np.array([1.0, 1.0]) == 0.0  # the premise
+    with pytest.raises(SolverError, match="HiGHS status 2"):
+        assumption4.assumption4_lp(X, Y_L)

@@ -24,7 +24,9 @@ KILLED_BY: dict = {
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 56, 2):
         "an h with every entry negative is feasible at θ = 0 (test_lp_feasible_with_only_"
         "negative_bounds_is_feasible): the mutant takes the max of the positive entries' "
-        "exponents, none; the claims' h is all ones",
+        "exponents, none (campaign code; lp_feasible now returns True before the rescaling "
+        "when no h_i > 0, and takes c from the positive entries, as this mutant did); the "
+        "claims' h is all ones",
     # -- assumption4: _a4_slack's NumPy re-check of HiGHS's dual, which HiGHS's answers on the
     # claims' data pass by orders of magnitude, and highs' fallback, which they never need
     **{("assumption4", "_a4_slack", op, 109, occ):
@@ -38,6 +40,16 @@ KILLED_BY: dict = {
         "the duality-gap allowance 1e-7 (1 + |z·x_j|) includes its bound (test_assumption4_"
         "duality_gap_allowance_is_inclusive, an answer faked to a gap of exactly the bound): "
         "the mutant refuses it; HiGHS's gaps on the claims' data are ~1e-16",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_GtE", 111, 2):
+        "the stationarity allowance includes its bound (test_assumption4_stationarity_"
+        "allowance_is_inclusive, a dual faked to a residual of exactly the bound): the "
+        "mutant refuses it; HiGHS's residuals on the claims' data are ~1e-16",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_GtE", 104, 1):
+        "a status-2 slack LP is a strict violation only if the feasibility LP's z has "
+        "z·x_j > 0 (test_assumption4_status_2_needs_a_z_strictly_positive_on_the_point, "
+        "HiGHS made to answer status 2 and z with z·x_j = 0 exactly): the mutant returns "
+        "slack −1 on an answer that contradicts itself; HiGHS's z on the claims' data are "
+        "never exactly orthogonal to the point",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -51,6 +63,13 @@ EQUIVALENT: dict = {
         "equivalent: `G.ndim != 2` → `G.ndim > 2` right after check_array(..., min_ndim=2), "
         "which raises for fewer than two axes, so ndim ≥ 2 there and both are ndim > 2 "
         "(the sparse path skips the check in both)",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 48, 19):
+        "equivalent since lp_feasible's rescaling was fixed (test_lp_feasible_is_not_"
+        "rescaled_by_rows_that_hold_at_zero): a zero row reaches the rescaling only with "
+        "h_i ≤ 0, which no longer sets c, so its r (−1, or 0 in the mutant) only scales its "
+        "own bound ĥ_i ≤ 0, and 0·θ ≥ ĥ_i holds for every θ either way (its row of G stays "
+        "zero).  On the campaign's code such a row's h_i set c, and this survivor showed "
+        "that a zero row with h_i = −1e8 squeezed the other rows into HiGHS's tolerance",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
