@@ -17,6 +17,11 @@ KILLED_BY: dict = {
         "the h-shape message gives the wanted (p,) from G's row count (test_lp_feasible_names_"
         "the_row_count_in_the_h_shape_message, G (3, 2)): the mutant prints G's column count; "
         "no claim passes a mis-shaped h",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 38, 1):
+        "an h shorter than G's rows is refused with the h-shape message (test_lp_feasible_"
+        "names_the_row_count_in_the_h_shape_message, h (2,) for G (3, 2)): the mutant's "
+        "tuple comparison (2,) > (3,) is False, so it lets h through to a broadcasting "
+        "error; no claim passes a mis-shaped h",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_GtE", 46, 0):
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): the mutant calls it infeasible outright; the "
