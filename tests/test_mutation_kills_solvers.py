@@ -183,3 +183,54 @@ def test_assumption4_status_2_needs_a_z_strictly_positive_on_the_point(monkeypat
     assert unit @ np.array([1.0, 1.0]) == 0.0  # the premise
     with pytest.raises(SolverError, match="HiGHS status 2"):
         assumption4.assumption4_lp(X, Y_L)
+
+
+@pytest.mark.parametrize("factor, accepted", [(0.75, True), (1.25, False)])
+def test_assumption4_dual_feasibility_allowance_is_relative_to_the_largest_multiplier(
+        monkeypatch, factor, accepted):
+    """A multiplier may be negative by rounding, down to −1e-9 (1 + max a): X_L's negative
+    point (dual a = (1, 0, 0), so max a = 1) with the inactive row's multiplier set to
+    −factor·1e-9·(1 + max a), which moves stationarity and the gap by ~1e-9 only (inside
+    their allowances ~2e-7): 0.75 of it passes, 1.25 of it is a SolverError."""
+    def negative(res, A_ub):
+        a = -res.ineqlin.marginals
+        res.ineqlin.marginals[1] = factor * 1e-9 * (1.0 + a.max())  # a_2 = −factor·…
+    _faked_negative_lp(monkeypatch, negative)
+    if accepted:
+        assert assumption4.assumption4_lp(X_L, Y_L).slack[2] == pytest.approx(1.0, abs=1e-8)
+    else:
+        with pytest.raises(SolverError, match="dual certificate failed"):
+            assumption4.assumption4_lp(X_L, Y_L)
+
+
+def test_assumption4_refuses_a_duality_gap_past_its_allowance(monkeypatch):
+    """X_L's negative point with HiGHS's z1 = 1 moved to 1 + 1e-6: the dual a = (1, 0, 0) still
+    re-checks (stationarity does not involve z), but the duality gap |(a_b − Σa_i) − z·x_j|
+    = |−1 + 1 + 1e-6| = 1e-6 exceeds its allowance 1e-7 (1 + |z·x_j|) ≈ 2e-7: a SolverError,
+    not a slack of 1 + 1e-6."""
+    def moved(res, A_ub):
+        res.x[0] = 1.0 + 1e-6
+    _faked_negative_lp(monkeypatch, moved)
+    with pytest.raises(SolverError, match="dual certificate failed"):
+        assumption4.assumption4_lp(X_L, Y_L)
+
+
+def test_lp_feasible_a_zero_row_with_a_positive_bound_is_infeasible_at_any_scale():
+    """``0·θ ≥ h_i`` with h_i > 0 is infeasible, whatever the other rows: here h_i = 1 beside
+    θ ≥ 1e10, whose bound sets the scale (rescaled with it, the zero row's bound would be
+    ~1e-10, inside HiGHS's tolerance of 0)."""
+    G = np.array([[0.0], [1.0]])
+    assert assumption4.lp_feasible(G, np.array([1.0, 1e10])) is False
+    assert assumption4.lp_feasible(G, np.array([0.5, 1e10])) is False
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_lp_feasible_a_zero_bound_on_a_tiny_row_does_not_set_the_scale(sparse):
+    """``1e-300·θ ≥ 0`` (θ ≥ 0) beside ``θ ≥ 2, −θ ≥ −1`` (empty) and beside ``θ ≥ 1,
+    −θ ≥ −2`` (θ ∈ [1, 2]): the row is brought to order one, but its zero bound sets no
+    scale for the others' (had it, their bounds would fall to ~1e-300, inside any solver
+    tolerance of 0, and the empty interval would come back feasible)."""
+    G = np.array([[1.0], [-1.0], [1e-300]])
+    wrap = sp.csr_matrix if sparse else np.asarray
+    assert assumption4.lp_feasible(wrap(G), np.array([2.0, -1.0, 0.0])) is False
+    assert assumption4.lp_feasible(wrap(G), np.array([1.0, -2.0, 0.0])) is True

@@ -26,6 +26,17 @@ KILLED_BY: dict = {
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): the mutant calls it infeasible outright; the "
         "claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 46, 16):
+        "a zero row with a positive bound is infeasible at any scale (test_lp_feasible_a_"
+        "zero_row_with_a_positive_bound_is_infeasible_at_any_scale, 0·θ ≥ 1 or 0.5 beside "
+        "θ ≥ 1e10): `h > 1` leaves such a row to HiGHS, which sees its bound rescaled to "
+        "~1e-10, inside its tolerance of 0; the claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 56, 27):
+        "a zero bound sets no scale, even on a row brought up from 1e-300 (test_lp_feasible_"
+        "a_zero_bound_on_a_tiny_row_does_not_set_the_scale; proved on the campaign's code, "
+        "where `h != -1` counts the zero bound's exponent, and the fixed code takes c from "
+        "h_i > 0 only): the other rows' bounds fall to ~1e-300; the claims' rows are of "
+        "order one",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 56, 2):
         "an h with every entry negative is feasible at θ = 0 (test_lp_feasible_with_only_"
         "negative_bounds_is_feasible): the mutant takes the max of the positive entries' "
@@ -55,6 +66,16 @@ KILLED_BY: dict = {
         "HiGHS made to answer status 2 and z with z·x_j = 0 exactly): the mutant returns "
         "slack −1 on an answer that contradicts itself; HiGHS's z on the claims' data are "
         "never exactly orthogonal to the point",
+    **{("assumption4", "_a4_slack", op, 112, occ):
+       "a multiplier may be negative by rounding down to −1e-9 (1 + max a) (test_assumption4_"
+       "dual_feasibility_allowance_is_relative_to_the_largest_multiplier: one faked to 0.75 "
+       "of it passes, 1.25 of it is refused): the mutant's −1e-9/(1 + max a) or −1e-9·max a "
+       "refuses the first; HiGHS's multipliers on the claims' data are ≥ 0 or −1e-16"
+       for op, occ in (("core/ReplaceBinaryOperator_Mul_Div", 3), ("core/NumberReplacer", 71))},
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Add", 112, 4):
+        "a duality gap past 1e-7 (1 + |z·x_j|) is refused (test_assumption4_refuses_a_"
+        "duality_gap_past_its_allowance, HiGHS's z moved by 1e-6): the mutant allows a gap "
+        "of 1e-7 + 2; HiGHS's gaps on the claims' data are ~1e-16",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -75,6 +96,10 @@ EQUIVALENT: dict = {
         "own bound ĥ_i ≤ 0, and 0·θ ≥ ĥ_i holds for every θ either way (its row of G stays "
         "zero).  On the campaign's code such a row's h_i set c, and this survivor showed "
         "that a zero row with h_i = −1e8 squeezed the other rows into HiGHS's tolerance",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 56, 31):
+        "equivalent: the `else` value is c only when every h_i = 0, and then ĥ = ldexp(0, "
+        "r − c) = 0 whatever c (−1 or 0), and c is read nowhere else (the fixed code returns "
+        "True before the rescaling there: θ = 0 is feasible)",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
