@@ -76,6 +76,11 @@ KILLED_BY: dict = {
         "a duality gap past 1e-7 (1 + |z·x_j|) is refused (test_assumption4_refuses_a_"
         "duality_gap_past_its_allowance, HiGHS's z moved by 1e-6): the mutant allows a gap "
         "of 1e-7 + 2; HiGHS's gaps on the claims' data are ~1e-16",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Div", 112, 4):
+        "the duality-gap allowance grows with the optimum, 1e-7 (1 + |z·x_j|) (test_"
+        "assumption4_duality_gap_allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 "
+        "passes): the mutant's 1e-7 / (1 + |z·x_j|) ≈ 5e-8 refuses it; HiGHS's gaps on the "
+        "claims' data are ~1e-16",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
