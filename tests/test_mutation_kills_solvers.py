@@ -234,3 +234,27 @@ def test_lp_feasible_a_zero_bound_on_a_tiny_row_does_not_set_the_scale(sparse):
     wrap = sp.csr_matrix if sparse else np.asarray
     assert assumption4.lp_feasible(wrap(G), np.array([2.0, -1.0, 0.0])) is False
     assert assumption4.lp_feasible(wrap(G), np.array([1.0, -2.0, 0.0])) is True
+
+
+def test_lp_feasible_brings_tiny_positive_bounds_to_order_one():
+    """``θ ≥ s`` and ``−θ ≥ s`` (θ ≤ −s) is empty for every s > 0, also at s = 1e-300, where
+    the bounds (all positive) must be brought to order one (left as they are, they are
+    inside any solver tolerance of 0, and θ = 0 would pass)."""
+    for s in (1.0, 1e-300):
+        assert assumption4.lp_feasible(np.array([[1.0], [-1.0]]), np.array([s, s])) is False
+
+
+def test_assumption4_of_rows_whose_norms_overflow_is_that_of_their_directions():
+    """Assumption 4 is about cones, so the slacks are invariant to rescaling X (documented).
+    Five points in the plane whose norms all pass float64 (entries ~1e308, norms ~1.8e308 to
+    ~2.1e308): positives p1, p2, negatives −p1, −p2 and one more inside −cone{p1, p2} (so it
+    holds, with a slack of its own), against the same points scaled by 2^-1000 (an exact
+    power of two, norms of order 1e7): the slacks and the verdict agree."""
+    P = np.array([[1.5e308, 1.5e308], [1.5e308, -1.0e308]])
+    X = np.vstack([P, -P, [[-1.5e308, -1.3e308]]])
+    y = np.array([1.0, 1.0, -1.0, -1.0, -1.0])
+    with np.errstate(over="ignore"):  # the premise: every norm passes float64
+        assert not np.any(np.isfinite(np.hypot(X[:, 0] / 2.0, X[:, 1] / 2.0) * 2.0))
+    big, small = assumption4.assumption4_lp(X, y), assumption4.assumption4_lp(X * 2.0**-1000, y)
+    np.testing.assert_allclose(big.slack, small.slack, rtol=1e-9, atol=1e-9)
+    assert big.holds == small.holds

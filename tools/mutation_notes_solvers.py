@@ -37,6 +37,15 @@ KILLED_BY: dict = {
         "where `h != -1` counts the zero bound's exponent, and the fixed code takes c from "
         "h_i > 0 only): the other rows' bounds fall to ~1e-300; the claims' rows are of "
         "order one",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_NotEq", 46, 0):
+        "a zero row with a negative bound, 0·θ ≥ −1e8, holds for every θ (test_lp_feasible_"
+        "is_not_rescaled_by_rows_that_hold_at_zero, whose θ ∈ [1, 2] beside it is "
+        "feasible): `h != 0` calls it infeasible outright; the claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Lt", 56, 3):
+        "bounds that are all positive are brought to order one too (test_lp_feasible_brings_"
+        "tiny_positive_bounds_to_order_one, θ ≥ s, θ ≤ −s at s = 1e-300; proved on the "
+        "campaign's code): `np.any(h < 0)` leaves them unscaled, inside HiGHS's tolerance "
+        "of 0; the claims' h is all ones, already of order one",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 56, 2):
         "an h with every entry negative is feasible at θ = 0 (test_lp_feasible_with_only_"
         "negative_bounds_is_feasible): the mutant takes the max of the positive entries' "
@@ -52,6 +61,11 @@ KILLED_BY: dict = {
        "+1 or divides by max|A|; HiGHS's certificates on the claims' data re-check to ~1e-16"
        for op, occ in (("core/NumberReplacer", 55), ("core/ReplaceBinaryOperator_Mul_Div", 0),
                        ("core/ReplaceBinaryOperator_Add_Mul", 1))},
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Add_Div", 109, 1): (
+        "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
+        "allowance_scales_with_the_multipliers_and_rows: a certificate faked to 0.85 of it "
+        "passes): the mutant's Σ|a| / 1 drops the +1 and refuses it; HiGHS's certificates "
+        "on the claims' data re-check to ~1e-16"),
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_GtE", 112, 3):
         "the duality-gap allowance 1e-7 (1 + |z·x_j|) includes its bound (test_assumption4_"
         "duality_gap_allowance_is_inclusive, an answer faked to a gap of exactly the bound): "
@@ -81,6 +95,13 @@ KILLED_BY: dict = {
         "assumption4_duality_gap_allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 "
         "passes): the mutant's 1e-7 / (1 + |z·x_j|) ≈ 5e-8 refuses it; HiGHS's gaps on the "
         "claims' data are ~1e-16",
+    **{("assumption4", "assumption4_lp", op, 155, occ):
+       "rows whose norms pass float64 are taken by their direction, each row by its own "
+       "norm (test_assumption4_of_rows_whose_norms_overflow_is_that_of_their_directions: "
+       "five such rows against the same rows scaled by 2^-1000): `keepdims=False` divides "
+       "by the wrong axis or fails to broadcast, `axis=0` by column norms; the claims' rows "
+       "are unit rows" for op, occ in (("core/ReplaceTrueWithFalse", 3),
+                                       ("core/NumberReplacer", 91))},
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
