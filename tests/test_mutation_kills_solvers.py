@@ -204,12 +204,12 @@ def test_assumption4_dual_feasibility_allowance_is_relative_to_the_largest_multi
 
 
 def test_assumption4_refuses_a_duality_gap_past_its_allowance(monkeypatch):
-    """X_L's negative point with HiGHS's z1 = 1 moved to 1 + 1e-6: the dual a = (1, 0, 0) still
-    re-checks (stationarity does not involve z), but the duality gap |(a_b − Σa_i) − z·x_j|
-    = |−1 + 1 + 1e-6| = 1e-6 exceeds its allowance 1e-7 (1 + |z·x_j|) ≈ 2e-7: a SolverError,
-    not a slack of 1 + 1e-6."""
+    """X_L's negative point with HiGHS's z1 = 1 moved to 1 + δ, δ = 2.5e-7: the dual
+    a = (1, 0, 0) still re-checks (stationarity does not involve z), but the duality gap
+    |(a_b − Σa_i) − z·x_j| = |−1 + 1 + δ| = δ exceeds its allowance 1e-7 (1 + |z·x_j|)
+    ≈ 2e-7 by a quarter: a SolverError, not a slack of 1 + δ."""
     def moved(res, A_ub):
-        res.x[0] = 1.0 + 1e-6
+        res.x[0] = 1.0 + 2.5e-7
     _faked_negative_lp(monkeypatch, moved)
     with pytest.raises(SolverError, match="dual certificate failed"):
         assumption4.assumption4_lp(X_L, Y_L)

@@ -41,6 +41,10 @@ KILLED_BY: dict = {
         "a zero row with a negative bound, 0·θ ≥ −1e8, holds for every θ (test_lp_feasible_"
         "is_not_rescaled_by_rows_that_hold_at_zero, whose θ ∈ [1, 2] beside it is "
         "feasible): `h != 0` calls it infeasible outright; the claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_Lt", 46, 0):
+        "a zero row with a negative bound holds for every θ, one with a positive bound never "
+        "(test_lp_feasible_is_not_rescaled_by_rows_that_hold_at_zero, 0·θ ≥ −1e8 beside a "
+        "feasible interval): `h < 0` swaps the two; the claims' rows are never zero",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Lt", 56, 3):
         "bounds that are all positive are brought to order one too (test_lp_feasible_brings_"
         "tiny_positive_bounds_to_order_one, θ ≥ s, θ ≤ −s at s = 1e-300; proved on the "
@@ -86,10 +90,12 @@ KILLED_BY: dict = {
        "of it passes, 1.25 of it is refused): the mutant's −1e-9/(1 + max a) or −1e-9·max a "
        "refuses the first; HiGHS's multipliers on the claims' data are ≥ 0 or −1e-16"
        for op, occ in (("core/ReplaceBinaryOperator_Mul_Div", 3), ("core/NumberReplacer", 71))},
-    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Add", 112, 4):
-        "a duality gap past 1e-7 (1 + |z·x_j|) is refused (test_assumption4_refuses_a_"
-        "duality_gap_past_its_allowance, HiGHS's z moved by 1e-6): the mutant allows a gap "
-        "of 1e-7 + 2; HiGHS's gaps on the claims' data are ~1e-16",
+    **{("assumption4", "_a4_slack", op, 112, occ):
+       "a duality gap past 1e-7 (1 + |z·x_j|) is refused (test_assumption4_refuses_a_"
+       "duality_gap_past_its_allowance, HiGHS's z moved to a gap of 1.25 times it): the "
+       "mutant's allowance 1e-7 + 2 or 1e-7 (2 + |z·x_j|) lets it through; HiGHS's gaps on "
+       "the claims' data are ~1e-16"
+       for op, occ in (("core/ReplaceBinaryOperator_Mul_Add", 4), ("core/NumberReplacer", 74))},
     ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Div", 112, 4):
         "the duality-gap allowance grows with the optimum, 1e-7 (1 + |z·x_j|) (test_"
         "assumption4_duality_gap_allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 "
@@ -126,6 +132,9 @@ EQUIVALENT: dict = {
         "equivalent: the `else` value is c only when every h_i = 0, and then ĥ = ldexp(0, "
         "r − c) = 0 whatever c (−1 or 0), and c is read nowhere else (the fixed code returns "
         "True before the rescaling there: θ = 0 is feasible)",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 152, 89):
+        "equivalent: `norms[:, 0]` → `norms[:, -1]`; norms is (n, 1) (keepdims=True), so "
+        "both index its only column",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
