@@ -22,6 +22,9 @@ KILLED_BY: dict = {
         "names_the_row_count_in_the_h_shape_message, h (2,) for G (3, 2)): the mutant's "
         "tuple comparison (2,) > (3,) is False, so it lets h through to a broadcasting "
         "error; no claim passes a mis-shaped h",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_Eq", 46, 0):
+        "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
+        "zero_row_and_a_zero_bound_is_feasible): `h == 0` calls it infeasible outright",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_GtE", 46, 0):
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): the mutant calls it infeasible outright; the "
@@ -101,6 +104,10 @@ KILLED_BY: dict = {
         "assumption4_duality_gap_allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 "
         "passes): the mutant's 1e-7 / (1 + |z·x_j|) ≈ 5e-8 refuses it; HiGHS's gaps on the "
         "claims' data are ~1e-16",
+    ("assumption4", "assumption4_lp", "core/AddNot", 153, 14):
+        "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
+        "rows_whose_norms_overflow_is_that_of_their_directions): `not np.any(past)` skips "
+        "them, leaving rows divided by an infinite norm, i.e. zero",
     **{("assumption4", "assumption4_lp", op, 155, occ):
        "rows whose norms pass float64 are taken by their direction, each row by its own "
        "norm (test_assumption4_of_rows_whose_norms_overflow_is_that_of_their_directions: "
@@ -108,6 +115,19 @@ KILLED_BY: dict = {
        "by the wrong axis or fails to broadcast, `axis=0` by column norms; the claims' rows "
        "are unit rows" for op, occ in (("core/ReplaceTrueWithFalse", 3),
                                        ("core/NumberReplacer", 91))},
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Lt_Eq", 112, 0):
+        "a multiplier below −1e-9 (1 + max a) is refused (test_assumption4_dual_feasibility_"
+        "allowance_is_relative_to_the_largest_multiplier, one at 1.25 of it): `==` refuses "
+        "only one exactly on the bound",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 112, 72):
+        "a duality gap past 1e-7 (1 + |z·x_j|) is refused (test_assumption4_refuses_a_"
+        "duality_gap_past_its_allowance): the mutant's allowance 1.0000001 (1 + |z·x_j|) "
+        "lets any gap below 2 through",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 104, 48):
+        "a z with z·x ≥ 1 on the other class and z·x_j > 0 is a violation at j by itself, "
+        "whatever the slack LP's status (test_assumption4_status_2_with_a_z_positive_on_the_"
+        "point_is_a_strict_violation, z·x_j = 1/2 after a status 2): `> 1` makes it a "
+        "SolverError; HiGHS's answers on the claims' data never contradict each other",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -135,6 +155,15 @@ EQUIVALENT: dict = {
     ("assumption4", "assumption4_lp", "core/NumberReplacer", 152, 89):
         "equivalent: `norms[:, 0]` → `norms[:, -1]`; norms is (n, 1) (keepdims=True), so "
         "both index its only column",
+    ("assumption4", "assumption4_lp", "core/ReplaceBinaryOperator_Div_Mul", 169, 4):
+        "equivalent: `z / m` → `z · m` with m = min_i z·x_i over the other class's unit rows: "
+        "zs[j] is read only by the witness, which divides it again by its own minimum over "
+        "the points as given, so any positive factor cancels; m > 0 (z meets z·x_i ≥ 1 up "
+        "to HiGHS's 1e-7) and is 1 up to rounding (HiGHS's simplex, and its interior-point "
+        "method with crossover, return a vertex, at which a row of the other class is "
+        "active; a vertex with only z·x_j ≤ 1 active needs d = 1, where z·x_i = ±z), so "
+        "the two witnesses differ by the rounding of a factor 1 ± ulps, which the "
+        "documented witness (min_i z·x_i = 1, to rounding) cannot tell apart",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
