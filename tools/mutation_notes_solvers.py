@@ -29,6 +29,11 @@ KILLED_BY: dict = {
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): the mutant calls it infeasible outright; the "
         "claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 45, 15):
+        "a zero row with a positive bound is infeasible at any scale (test_lp_feasible_a_"
+        "zero_row_with_a_positive_bound_is_infeasible_at_any_scale): `top == -1` finds no "
+        "zero row (top ≥ 0), so the row goes to HiGHS with its bound rescaled to ~1e-10, "
+        "inside its tolerance of 0",
     ("assumption4", "lp_feasible", "core/NumberReplacer", 46, 16):
         "a zero row with a positive bound is infeasible at any scale (test_lp_feasible_a_"
         "zero_row_with_a_positive_bound_is_infeasible_at_any_scale, 0·θ ≥ 1 or 0.5 beside "
