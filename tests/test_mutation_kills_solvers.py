@@ -17,11 +17,12 @@ def test_lp_feasible_refuses_a_three_dimensional_G():
         assumption4.lp_feasible(np.ones((2, 2, 1)), np.ones(2))
 
 
-def test_lp_feasible_names_the_row_count_in_the_h_shape_message():
-    """``h`` must have one entry per row of ``G``: with G (3, 2) and h of length 2 the message
-    gives the shape wanted, (3,) = (p,), not G's column count 2."""
-    with pytest.raises(ValueError, match=r"`h` must have shape \(p,\) = \(3,\), got \(2,\)"):
-        assumption4.lp_feasible(np.ones((3, 2)), np.ones(2))
+@pytest.mark.parametrize("p_h", [2, 4])
+def test_lp_feasible_names_the_row_count_in_the_h_shape_message(p_h):
+    """``h`` must have one entry per row of ``G``: with G (3, 2) and h of length 2 or 4 the
+    message gives the shape wanted, (3,) = (p,), not G's column count 2."""
+    with pytest.raises(ValueError, match=rf"`h` must have shape \(p,\) = \(3,\), got \({p_h},\)"):
+        assumption4.lp_feasible(np.ones((3, 2)), np.ones(p_h))
 
 
 # -- linteach.assumption4.lp_feasible: the rows that hold at θ = 0 --------------------------------
@@ -280,3 +281,18 @@ def test_assumption4_status_2_with_a_z_positive_on_the_point_is_a_strict_violati
     res = assumption4.assumption4_lp(X_L, Y_L)
     assert res.slack[1] == -1.0 and not res.holds and res.witness_index == 1
     np.testing.assert_allclose(res.witness, [-1.0, 0.5], rtol=1e-15)
+
+
+def test_assumption4_of_rows_whose_squared_norms_underflow_is_that_of_their_directions():
+    """Scale invariance at the other end: the five points of the overflow test scaled by
+    2^-2070 (entries ~1e-315, subnormal, whose squares underflow to 0), against the same
+    points at 2^-1000: the slacks and the verdict agree (each row must be brought to order
+    one by its largest entry before its norm is taken)."""
+    P = np.array([[1.5e308, 1.5e308], [1.5e308, -1.0e308]])
+    X = np.vstack([P, -P, [[-1.5e308, -1.3e308]]]) * 2.0**-1000
+    y = np.array([1.0, 1.0, -1.0, -1.0, -1.0])
+    tiny = X * 2.0**-1070
+    assert np.all(np.abs(tiny) < np.finfo(float).tiny) and np.all(tiny * tiny == 0.0)
+    a, b = assumption4.assumption4_lp(tiny, y), assumption4.assumption4_lp(X, y)
+    np.testing.assert_allclose(a.slack, b.slack, rtol=1e-9, atol=1e-9)
+    assert a.holds == b.holds

@@ -17,11 +17,13 @@ KILLED_BY: dict = {
         "the h-shape message gives the wanted (p,) from G's row count (test_lp_feasible_names_"
         "the_row_count_in_the_h_shape_message, G (3, 2)): the mutant prints G's column count; "
         "no claim passes a mis-shaped h",
-    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 38, 1):
-        "an h shorter than G's rows is refused with the h-shape message (test_lp_feasible_"
-        "names_the_row_count_in_the_h_shape_message, h (2,) for G (3, 2)): the mutant's "
-        "tuple comparison (2,) > (3,) is False, so it lets h through to a broadcasting "
-        "error; no claim passes a mis-shaped h",
+    **{("assumption4", "lp_feasible", op, 38, 1):
+       "an h shorter or longer than G's rows is refused with the h-shape message (test_lp_"
+       "feasible_names_the_row_count_in_the_h_shape_message, h (2,) and (4,) for G (3, 2)): "
+       "the mutant's tuple comparison lets one of them through to a broadcasting error; no "
+       "claim passes a mis-shaped h"
+       for op in ("core/ReplaceComparisonOperator_NotEq_Gt",
+                  "core/ReplaceComparisonOperator_NotEq_Lt")},
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_Eq", 46, 0):
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): `h == 0` calls it infeasible outright",
@@ -79,6 +81,22 @@ KILLED_BY: dict = {
        "+1 or divides by max|A|; HiGHS's certificates on the claims' data re-check to ~1e-16"
        for op, occ in (("core/NumberReplacer", 55), ("core/ReplaceBinaryOperator_Mul_Div", 0),
                        ("core/ReplaceBinaryOperator_Add_Mul", 1))},
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 148, 78):
+        "a row is brought to order one by its largest entry before its norm is taken, also "
+        "when that entry is below 1 (test_assumption4_of_rows_whose_squared_norms_underflow_"
+        "is_that_of_their_directions, entries ~1e-315): `top > 1` leaves such rows as they "
+        "are, their norms underflow to 0 and they are not normalised; the claims' rows are "
+        "unit rows",
+    ("assumption4", "assumption4_lp", "core/ReplaceBinaryOperator_Div_Add", 155, 3):
+        "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
+        "rows_whose_norms_overflow_is_that_of_their_directions): `Y + ‖Y‖` is no direction",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_Eq", 112, 3):
+        "a duality gap past its allowance is refused (test_assumption4_refuses_a_duality_gap_"
+        "past_its_allowance): `==` refuses only a gap exactly on it",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Add_Mul", 112, 2):
+        "a multiplier may be negative down to −1e-9 (1 + max a) (test_assumption4_dual_"
+        "feasibility_allowance_is_relative_to_the_largest_multiplier, one at 0.75 of it with "
+        "max a = 1): the mutant's −1e-9·(1·max a) refuses it",
     ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Add_Div", 109, 1): (
         "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
         "allowance_scales_with_the_multipliers_and_rows: a certificate faked to 0.85 of it "
@@ -146,19 +164,26 @@ KILLED_BY: dict = {
         "and decide the same on the claims' data",
 }
 
+_ZERO_ROW_R = (
+    "equivalent since lp_feasible's rescaling was fixed (test_lp_feasible_is_not_rescaled_"
+    "by_rows_that_hold_at_zero): a zero row reaches the rescaling only with h_i ≤ 0, which "
+    "no longer sets c, so its r (−1 from the stand-in 1.0; 0 or −2 from the mutants' 0.0 "
+    "or 2.0) only scales its own bound ĥ_i ≤ 0, and 0·θ ≥ ĥ_i holds for every θ either way "
+    "(its row of G stays zero).  On the campaign's code such a row's h_i set c, and this "
+    "survivor showed that a zero row with h_i = −1e8 squeezed the other rows into HiGHS's "
+    "tolerance")
+
 #: survivors no test can kill -> why they are equivalent
 EQUIVALENT: dict = {
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 35, 0):
         "equivalent: `G.ndim != 2` → `G.ndim > 2` right after check_array(..., min_ndim=2), "
         "which raises for fewer than two axes, so ndim ≥ 2 there and both are ndim > 2 "
         "(the sparse path skips the check in both)",
-    ("assumption4", "lp_feasible", "core/NumberReplacer", 48, 19):
-        "equivalent since lp_feasible's rescaling was fixed (test_lp_feasible_is_not_"
-        "rescaled_by_rows_that_hold_at_zero): a zero row reaches the rescaling only with "
-        "h_i ≤ 0, which no longer sets c, so its r (−1, or 0 in the mutant) only scales its "
-        "own bound ĥ_i ≤ 0, and 0·θ ≥ ĥ_i holds for every θ either way (its row of G stays "
-        "zero).  On the campaign's code such a row's h_i set c, and this survivor showed "
-        "that a zero row with h_i = −1e8 squeezed the other rows into HiGHS's tolerance",
+    **{("assumption4", "lp_feasible", "core/NumberReplacer", 48, occ): _ZERO_ROW_R
+       for occ in (18, 19)},
+    ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_GtE", 26, 0):
+        "equivalent: `res.status == 4` → `res.status >= 4`; scipy's linprog statuses are "
+        "0–4 (an unrecognised HiGHS status is mapped to 4), so ≥ 4 is == 4",
     ("assumption4", "lp_feasible", "core/NumberReplacer", 56, 31):
         "equivalent: the `else` value is c only when every h_i = 0, and then ĥ = ldexp(0, "
         "r − c) = 0 whatever c (−1 or 0), and c is read nowhere else (the fixed code returns "
