@@ -203,6 +203,10 @@ EQUIVALENT: dict = {
         "failing sets with ‖z‖ ~ 1e3, where min_i z·x_i = 1 is itself computed with that "
         "error), below anything the documented witness (min_i z·x_i = 1, to rounding) "
         "promises",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 157, 95):
+        "equivalent: `np.all(y == y[0])` → `np.all(y == y[-1])`: every label equals one of "
+        "them iff every label equals any other (y is non-empty, checked), and the message "
+        "that follows reads y[0] in both",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
