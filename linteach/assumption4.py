@@ -45,16 +45,21 @@ def lp_feasible(G, h) -> bool:
     zero = top == 0
     if np.any(zero & (h > 0)):
         return False  # a row 0·θ ≥ h_i > 0
+    if not np.any(h > 0):
+        return True  # θ = 0 meets every row
     r = -np.frexp(np.where(zero, 1.0, top))[1]
     if sparse:
         from scipy.sparse import diags
         G = diags(np.ldexp(1.0, r)) @ G
     else:
         G = np.ldexp(G, r[:, None])
-    # ĥ_i = r_i h_i / c with c the largest r_i h_i, all in exponents: nothing overflows
+    # ĥ_i = r_i h_i / c with c the largest r_i h_i > 0, all in exponents: a row with h_i ≤ 0
+    # holds at θ = 0 and must not set the scale (θ ≥ −1e8 beside θ ≥ 2 and θ ≤ 1 squeezed
+    # these into HiGHS's tolerance: "feasible"); a ĥ_i < −2^100 (only h_i < 0) is capped
+    # there, past HiGHS's infinite bound 1e20 either way, so nothing overflows
     e_h = np.frexp(h)[1] + r
-    c = int(e_h[h != 0].max()) if np.any(h != 0) else 0
-    h = np.ldexp(h, r - c)
+    c = int(e_h[h > 0].max())
+    h = np.ldexp(h, np.minimum(r - c, 100 - np.frexp(h)[1]))
     res = highs(np.zeros(G.shape[1]), -G, -h)
     if res.status not in (0, 2):
         raise SolverError(f"HiGHS could not decide feasibility: {res.message}")

@@ -124,7 +124,9 @@ def _logsumexp_inf(a):
     if np.all(np.isfinite(m)):
         return _logsumexp(a)
     shift = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):  # log 0 = −inf for all-(−inf) rows
+    # log 0 = −inf for all-(−inf) rows; beside a +inf maximum, e^a of an entry past 709.78
+    # overflows: both rows' values are discarded below, for their maximum
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = shift[..., 0] + np.log(np.exp(a - shift).sum(axis=-1))
     return np.where(np.isfinite(m[..., 0]), out, m[..., 0])
 
@@ -229,6 +231,8 @@ def scaled_loss_terms(q_hat, log_norm, *, checked: bool = True):
     q = np.sign(q_hat) * size
     log_l = np.where((q_hat < 0) & (t > _HUGE_LOG_MARGIN), t, _log_ell(q))
     rest_near = _logsumexp(log_l)  # finite: a near run has a margin ≤ 30
+    with np.errstate(over="ignore"):  # the margins uncapped for log g(q) = −q: a margin past
+        q = np.sign(q_hat) * np.exp(t)  # e^700 has a log weight of its own, −inf past float64
     if not any_far:
         return np.zeros(q_min.shape[:-1]), rest_near, log_expit(-q) - rest_near[..., None]
     rest = np.where(far[..., 0], rest_far, rest_near)
@@ -241,7 +245,11 @@ def log_sum_loss_scaled(lead, rest, log_norm, *, checked: bool = True):
     ``checked`` as there."""
     if not checked:
         return _lsl_scaled(lead, rest, log_norm)
-    return _lsl_scaled(_real("lead", lead), _real("rest", rest), _log_norm(log_norm))
+    lead = _real("lead", lead)
+    if np.any(lead < 0):  # only 0 (rest = log L_sum) or a far run's min q̂ > 0 means anything
+        raise ValueError("`lead` must be >= 0 (min q̂ of a far run, or 0), got "
+                         f"{float(np.min(lead))!r}")
+    return _lsl_scaled(lead, _real("rest", rest), _log_norm(log_norm))
 
 
 def _lsl_scaled(lead, rest, log_norm):
@@ -253,6 +261,9 @@ def _lsl_scaled(lead, rest, log_norm):
 def smoothed_margin_scaled(lead, rest, log_norm):
     """``γ̃`` from :func:`scaled_loss_terms`, finite for every ‖W‖ (Eq. 5, summed loss)."""
     lead, rest = _real("lead", lead), _real("rest", rest)
+    if np.any(lead < 0):  # only 0 (rest = log L_sum) or a far run's min q̂ > 0 means anything
+        raise ValueError("`lead` must be >= 0 (min q̂ of a far run, or 0), got "
+                         f"{float(np.min(lead))!r}")
     log_norm = _log_norm(log_norm)
     direct = _smoothed_from(np.where(lead > 0, -30.0, rest), log_norm)
     # L_sum ≤ n e^{-30}: −log(e^L − 1) = −log L − L/2 + O(L²), and −log L = ‖W‖ lead − rest

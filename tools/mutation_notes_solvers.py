@@ -6,7 +6,213 @@ for each, in ``tests/test_mutation_kills_solvers.py``) and equivalence reasons, 
 """
 
 #: survivors killed by a test written for them -> the test, and why the claims miss it
-KILLED_BY: dict = {}
+KILLED_BY: dict = {
+    # -- assumption4: lp_feasible's argument checks and rows that hold at θ = 0; the claims
+    # hand it a 2-D G of the right shape and an h of all ones
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Lt", 35, 0):
+        "a dense G of three axes is refused by name, rule and shape (test_lp_feasible_refuses_"
+        "a_three_dimensional_G): `G.ndim < 2` lets it through, and check_array already "
+        "refuses fewer than two axes; the claims' G is always a matrix",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 39, 8):
+        "the h-shape message gives the wanted (p,) from G's row count (test_lp_feasible_names_"
+        "the_row_count_in_the_h_shape_message, G (3, 2)): the mutant prints G's column count; "
+        "no claim passes a mis-shaped h",
+    **{("assumption4", "lp_feasible", op, 38, 1):
+       "an h shorter or longer than G's rows is refused with the h-shape message (test_lp_"
+       "feasible_names_the_row_count_in_the_h_shape_message, h (2,) and (4,) for G (3, 2)): "
+       "the mutant's tuple comparison lets one of them through to a broadcasting error; no "
+       "claim passes a mis-shaped h"
+       for op in ("core/ReplaceComparisonOperator_NotEq_Gt",
+                  "core/ReplaceComparisonOperator_NotEq_Lt")},
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_Eq", 46, 0):
+        "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
+        "zero_row_and_a_zero_bound_is_feasible): `h == 0` calls it infeasible outright",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_GtE", 46, 0):
+        "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
+        "zero_row_and_a_zero_bound_is_feasible): the mutant calls it infeasible outright; the "
+        "claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 45, 15):
+        "a zero row with a positive bound is infeasible at any scale (test_lp_feasible_a_"
+        "zero_row_with_a_positive_bound_is_infeasible_at_any_scale): `top == -1` finds no "
+        "zero row (top ≥ 0), so the row goes to HiGHS with its bound rescaled to ~1e-10, "
+        "inside its tolerance of 0",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 46, 16):
+        "a zero row with a positive bound is infeasible at any scale (test_lp_feasible_a_"
+        "zero_row_with_a_positive_bound_is_infeasible_at_any_scale, 0·θ ≥ 1 or 0.5 beside "
+        "θ ≥ 1e10): `h > 1` leaves such a row to HiGHS, which sees its bound rescaled to "
+        "~1e-10, inside its tolerance of 0; the claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 56, 27):
+        "a zero bound sets no scale, even on a row brought up from 1e-300 (test_lp_feasible_"
+        "a_zero_bound_on_a_tiny_row_does_not_set_the_scale; proved on the campaign's code, "
+        "where `h != -1` counts the zero bound's exponent, and the fixed code takes c from "
+        "h_i > 0 only): the other rows' bounds fall to ~1e-300; the claims' rows are of "
+        "order one",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_NotEq", 46, 0):
+        "a zero row with a negative bound, 0·θ ≥ −1e8, holds for every θ (test_lp_feasible_"
+        "is_not_rescaled_by_rows_that_hold_at_zero, whose θ ∈ [1, 2] beside it is "
+        "feasible): `h != 0` calls it infeasible outright; the claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_Lt", 46, 0):
+        "a zero row with a negative bound holds for every θ, one with a positive bound never "
+        "(test_lp_feasible_is_not_rescaled_by_rows_that_hold_at_zero, 0·θ ≥ −1e8 beside a "
+        "feasible interval): `h < 0` swaps the two; the claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Lt", 56, 3):
+        "bounds that are all positive are brought to order one too (test_lp_feasible_brings_"
+        "tiny_positive_bounds_to_order_one, θ ≥ s, θ ≤ −s at s = 1e-300; proved on the "
+        "campaign's code): `np.any(h < 0)` leaves them unscaled, inside HiGHS's tolerance "
+        "of 0; the claims' h is all ones, already of order one",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_GtE", 56, 2):
+        "neither a zero bound nor an h of negative entries only sets the scale (test_lp_"
+        "feasible_with_only_negative_bounds_is_feasible, test_lp_feasible_a_zero_bound_on_"
+        "a_tiny_row_does_not_set_the_scale; proved on the campaign's code): `h >= 0` "
+        "counts the zero bound's exponent, and takes the max of no exponents when every "
+        "h_i < 0",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 56, 2):
+        "an h with every entry negative is feasible at θ = 0 (test_lp_feasible_with_only_"
+        "negative_bounds_is_feasible): the mutant takes the max of the positive entries' "
+        "exponents, none (campaign code; lp_feasible now returns True before the rescaling "
+        "when no h_i > 0, and takes c from the positive entries, as this mutant did); the "
+        "claims' h is all ones",
+    # -- assumption4: _a4_slack's NumPy re-check of HiGHS's dual, which HiGHS's answers on the
+    # claims' data pass by orders of magnitude, and highs' fallback, which they never need
+    **{("assumption4", "_a4_slack", op, 109, occ):
+       "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
+       "allowance_scales_with_the_multipliers_and_rows: a certificate faked to 0.85 of it on "
+       "rows with max|A| = 1/√2 passes, one at 1.15 of it is refused): the mutant drops the "
+       "+1 or divides by max|A|; HiGHS's certificates on the claims' data re-check to ~1e-16"
+       for op, occ in (("core/NumberReplacer", 55), ("core/ReplaceBinaryOperator_Mul_Div", 0),
+                       ("core/ReplaceBinaryOperator_Add_Mul", 1))},
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 148, 78):
+        "a row is brought to order one by its largest entry before its norm is taken, also "
+        "when that entry is below 1 (test_assumption4_of_rows_whose_squared_norms_underflow_"
+        "is_that_of_their_directions, entries ~1e-315): `top > 1` leaves such rows as they "
+        "are, their norms underflow to 0 and they are not normalised; the claims' rows are "
+        "unit rows",
+    ("assumption4", "assumption4_lp", "core/ReplaceBinaryOperator_Div_Add", 155, 3):
+        "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
+        "rows_whose_norms_overflow_is_that_of_their_directions): `Y + ‖Y‖` is no direction",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_Eq", 112, 3):
+        "a duality gap past its allowance is refused (test_assumption4_refuses_a_duality_gap_"
+        "past_its_allowance): `==` refuses only a gap exactly on it",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Add_Mul", 112, 2):
+        "a multiplier may be negative down to −1e-9 (1 + max a) (test_assumption4_dual_"
+        "feasibility_allowance_is_relative_to_the_largest_multiplier, one at 0.75 of it with "
+        "max a = 1): the mutant's −1e-9·(1·max a) refuses it",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Add_Div", 109, 1): (
+        "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
+        "allowance_scales_with_the_multipliers_and_rows: a certificate faked to 0.85 of it "
+        "passes): the mutant's Σ|a| / 1 drops the +1 and refuses it; HiGHS's certificates "
+        "on the claims' data re-check to ~1e-16"),
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_GtE", 112, 3):
+        "the duality-gap allowance 1e-7 (1 + |z·x_j|) includes its bound (test_assumption4_"
+        "duality_gap_allowance_is_inclusive, an answer faked to a gap of exactly the bound): "
+        "the mutant refuses it; HiGHS's gaps on the claims' data are ~1e-16",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_GtE", 111, 2):
+        "the stationarity allowance includes its bound (test_assumption4_stationarity_"
+        "allowance_is_inclusive, a dual faked to a residual of exactly the bound): the "
+        "mutant refuses it; HiGHS's residuals on the claims' data are ~1e-16",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Gt_GtE", 104, 1):
+        "a status-2 slack LP is a strict violation only if the feasibility LP's z has "
+        "z·x_j > 0 (test_assumption4_status_2_needs_a_z_strictly_positive_on_the_point, "
+        "HiGHS made to answer status 2 and z with z·x_j = 0 exactly): the mutant returns "
+        "slack −1 on an answer that contradicts itself; HiGHS's z on the claims' data are "
+        "never exactly orthogonal to the point",
+    **{("assumption4", "_a4_slack", op, 112, occ):
+       "a multiplier may be negative by rounding down to −1e-9 (1 + max a) (test_assumption4_"
+       "dual_feasibility_allowance_is_relative_to_the_largest_multiplier: one faked to 0.75 "
+       "of it passes, 1.25 of it is refused): the mutant's −1e-9/(1 + max a) or −1e-9·max a "
+       "refuses the first; HiGHS's multipliers on the claims' data are ≥ 0 or −1e-16"
+       for op, occ in (("core/ReplaceBinaryOperator_Mul_Div", 3), ("core/NumberReplacer", 71))},
+    **{("assumption4", "_a4_slack", op, 112, occ):
+       "a duality gap past 1e-7 (1 + |z·x_j|) is refused (test_assumption4_refuses_a_"
+       "duality_gap_past_its_allowance, HiGHS's z moved to a gap of 1.25 times it): the "
+       "mutant's allowance 1e-7 + 2 or 1e-7 (2 + |z·x_j|) lets it through; HiGHS's gaps on "
+       "the claims' data are ~1e-16"
+       for op, occ in (("core/ReplaceBinaryOperator_Mul_Add", 4), ("core/NumberReplacer", 74))},
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Div", 112, 4):
+        "the duality-gap allowance grows with the optimum, 1e-7 (1 + |z·x_j|) (test_"
+        "assumption4_duality_gap_allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 "
+        "passes): the mutant's 1e-7 / (1 + |z·x_j|) ≈ 5e-8 refuses it; HiGHS's gaps on the "
+        "claims' data are ~1e-16",
+    ("assumption4", "assumption4_lp", "core/AddNot", 153, 14):
+        "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
+        "rows_whose_norms_overflow_is_that_of_their_directions): `not np.any(past)` skips "
+        "them, leaving rows divided by an infinite norm, i.e. zero",
+    **{("assumption4", "assumption4_lp", op, 155, occ):
+       "rows whose norms pass float64 are taken by their direction, each row by its own "
+       "norm (test_assumption4_of_rows_whose_norms_overflow_is_that_of_their_directions: "
+       "five such rows against the same rows scaled by 2^-1000): `keepdims=False` divides "
+       "by the wrong axis or fails to broadcast, `axis=0` by column norms; the claims' rows "
+       "are unit rows" for op, occ in (("core/ReplaceTrueWithFalse", 3),
+                                       ("core/NumberReplacer", 91))},
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Lt_Eq", 112, 0):
+        "a multiplier below −1e-9 (1 + max a) is refused (test_assumption4_dual_feasibility_"
+        "allowance_is_relative_to_the_largest_multiplier, one at 1.25 of it): `==` refuses "
+        "only one exactly on the bound",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 112, 72):
+        "a duality gap past 1e-7 (1 + |z·x_j|) is refused (test_assumption4_refuses_a_"
+        "duality_gap_past_its_allowance): the mutant's allowance 1.0000001 (1 + |z·x_j|) "
+        "lets any gap below 2 through",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 104, 48):
+        "a z with z·x ≥ 1 on the other class and z·x_j > 0 is a violation at j by itself, "
+        "whatever the slack LP's status (test_assumption4_status_2_with_a_z_positive_on_the_"
+        "point_is_a_strict_violation, z·x_j = 1/2 after a status 2): `> 1` makes it a "
+        "SolverError; HiGHS's answers on the claims' data never contradict each other",
+    ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
+        "the interior-point method runs only after the simplex ends with status 4, as "
+        "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
+        "watches linprog): the mutant re-solves every LP with it, whose answers re-check "
+        "and decide the same on the claims' data",
+}
+
+_ZERO_ROW_R = (
+    "equivalent since lp_feasible's rescaling was fixed (test_lp_feasible_is_not_rescaled_"
+    "by_rows_that_hold_at_zero): a zero row reaches the rescaling only with h_i ≤ 0, which "
+    "no longer sets c, so its r (−1 from the stand-in 1.0; 0 or −2 from the mutants' 0.0 "
+    "or 2.0) only scales its own bound ĥ_i ≤ 0, and 0·θ ≥ ĥ_i holds for every θ either way "
+    "(its row of G stays zero).  On the campaign's code such a row's h_i set c, and this "
+    "survivor showed that a zero row with h_i = −1e8 squeezed the other rows into HiGHS's "
+    "tolerance")
 
 #: survivors no test can kill -> why they are equivalent
-EQUIVALENT: dict = {}
+EQUIVALENT: dict = {
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 35, 0):
+        "equivalent: `G.ndim != 2` → `G.ndim > 2` right after check_array(..., min_ndim=2), "
+        "which raises for fewer than two axes, so ndim ≥ 2 there and both are ndim > 2 "
+        "(the sparse path skips the check in both)",
+    **{("assumption4", "lp_feasible", "core/NumberReplacer", 48, occ): _ZERO_ROW_R
+       for occ in (18, 19)},
+    ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_GtE", 26, 0):
+        "equivalent: `res.status == 4` → `res.status >= 4`; scipy's linprog statuses are "
+        "0–4 (an unrecognised HiGHS status is mapped to 4), so ≥ 4 is == 4",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 56, 31):
+        "equivalent: the `else` value is c only when every h_i = 0, and then ĥ = ldexp(0, "
+        "r − c) = 0 whatever c (−1 or 0), and c is read nowhere else (the fixed code returns "
+        "True before the rescaling there: θ = 0 is feasible)",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 152, 89):
+        "equivalent: `norms[:, 0]` → `norms[:, -1]`; norms is (n, 1) (keepdims=True), so "
+        "both index its only column",
+    ("assumption4", "assumption4_lp", "core/ReplaceBinaryOperator_Div_Mul", 169, 4):
+        "equivalent: `z / m` → `z · m` with m = min_i z·x_i over the other class's unit rows: "
+        "zs[j] is read only by the witness, which divides it again by its own minimum over "
+        "the points as given, so any positive factor cancels exactly in real arithmetic; "
+        "m > 0 (z meets z·x_i ≥ 1 up to HiGHS's 1e-7) and is 1 up to HiGHS's rounding "
+        "(its simplex, and its interior-point method with crossover, return a vertex, at "
+        "which a row of the other class is active unless d = 1), so nothing overflows or "
+        "underflows either way.  The two witnesses are then the same vector up to the "
+        "rounding of that renormalisation (seen: ≤ 80 ulps of the largest entry on random "
+        "failing sets with ‖z‖ ~ 1e3, where min_i z·x_i = 1 is itself computed with that "
+        "error), below anything the documented witness (min_i z·x_i = 1, to rounding) "
+        "promises",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 157, 95):
+        "equivalent: `np.all(y == y[0])` → `np.all(y == y[-1])`: every label equals one of "
+        "them iff every label equals any other (y is non-empty, checked), and the message "
+        "that follows reads y[0] in both",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
+        "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
+        "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
+    ("assumption4", "lp_feasible", "core/ReplaceUnaryOperator_Delete_USub", 58, 1):
+        "equivalent: `highs(0, G, −h)` asks Gθ ≤ −h, i.e. G(−θ) ≥ h, instead of Gθ ≥ h: θ is "
+        "free and the cost zero, so θ ↦ −θ maps one feasible set onto the other, and only "
+        "the status (feasible or not) is read; negation is exact, so HiGHS is handed the "
+        "same numbers up to the sign of every column (the sparse G as well)",
+}
