@@ -106,7 +106,8 @@ figures: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/linteach figure all --seed $(SEED) --out docs/figures
 	$(BIN)/python -m linteach.figures.doc docs/figures docs/figures.md
 
-## benchmarks (ratios measured in one process) into build/ (untracked; 2 min idle, 11 min at load 15)
+## benchmarks (ratios measured in one process) into build/ (untracked; about 50 min at load 4:
+## rows C3 and C4 run whole claim checks, C4 every claim at the standard and thorough sizes)
 bench: $(STAMP)
 ifeq ($(WITH_TORCH),1)
 	@echo "[bench] installing linteach[bench] (torch, with its CUDA libraries: a large download)"

@@ -146,7 +146,8 @@ def test_every_claim_rows_judge_only_the_claims_with_a_filed_thorough_rate(monke
 def test_scale_section_lists_every_claim_row_and_leaves_untargeted_ones_out_of_the_verdicts():
     doc = _doc()
     doc["rows"] += [{"id": "C4 cor6.1 (standard budget)", "value": 50.0, "unit": " cases/s",
-                     "target": "–", "met": None, "detail": {"cases": 9, "seconds": 0.18}},
+                     "target": "–", "met": None, "detail": {"cases": 9, "seconds": 0.18,
+                                                           "load average at the end": [1, 2, 3]}},
                     {"id": "C4 eq6 (thorough sizes, 4 per family)", "value": 3.0,
                      "unit": " cases/s", "target": ">= 9.5 cases/s", "met": False,
                      "detail": {"cases": 8, "seconds": 2.7, "filed cases/s": 1.9,
@@ -158,6 +159,7 @@ def test_scale_section_lists_every_claim_row_and_leaves_untargeted_ones_out_of_t
     assert "| C4 eq6 (thorough sizes, 4 per family) | 3 cases/s | >= 9.5 cases/s | missed |" \
         in text
     assert "| C4 cor6.1" not in text  # no target: not in the met/missed table
+    assert "load averages at their end: standard budget: 1.0 / 2.0 / 3.0." in text
 
 
 def test_throughput_all_names_every_registered_claim(monkeypatch, capsys):
@@ -174,3 +176,22 @@ def test_bench_refuses_an_unknown_claims_budget_before_measuring(capsys):
         run.main(["--claims-budgets", "standard,huge", "--campaign-only"])
     err = capsys.readouterr().err
     assert "`--claims-budgets` must name budgets among standard, thorough, got huge" in err
+
+
+def test_a_quick_bench_runs_no_whole_claim_check_unless_asked(monkeypatch, tmp_path):
+    """Rows C3 and C4 run whole claim checks (tens of minutes): --quick leaves them out by
+    default and runs them when their budgets are named."""
+    from linteach.bench import rows_claims, run
+    ran = []
+    monkeypatch.setattr(rc, "flow_steps", lambda **kw: [])
+    monkeypatch.setattr(rc, "sgd_updates", lambda **kw: [])
+    monkeypatch.setattr(rc, "claim_throughput", lambda **kw: ran.append(("C3", kw)) or [])
+    monkeypatch.setattr(rows_claims, "every_claim", lambda **kw: ran.append(("C4", kw)) or [])
+    out = ["--campaign-only", "--quiet", "--json", str(tmp_path / "b.json")]
+    assert run.main(["--quick", *out]) == 0 and ran == []
+    assert run.main(["--quick", "--claims-budgets", "standard", *out]) == 0
+    assert ran == [("C4", {"budget": "standard", "cases": None})]
+    ran.clear()
+    assert run.main(out) == 0
+    assert [r[0] for r in ran] == ["C3", "C4", "C4"]
+    assert [r[1]["budget"] for r in ran] == ["standard", "standard", "thorough"]

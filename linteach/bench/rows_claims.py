@@ -18,6 +18,7 @@ judged).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -46,7 +47,7 @@ def every_claim(*, budget: str, cases=None, timeout: float = 7200.0) -> list:
         proc = subprocess.run([sys.executable, "-m", "proofs_check.throughput", "--claims",
                                "all", "--budget", budget, "--no-old", *size], cwd=tmp,
                               capture_output=True, text=True, timeout=timeout)
-    where = _where(budget, cases)
+    where, load = _where(budget, cases), [round(x, 2) for x in os.getloadavg()]
     if proc.returncode != 0:
         return [{"id": f"C4 every claim ({where})", "title": "claim throughput", "value": None,
                  "unit": " cases/s", "target": "–", "met": None,
@@ -64,6 +65,7 @@ def every_claim(*, budget: str, cases=None, timeout: float = 7200.0) -> list:
                      "target": "–" if target is None else f">= {target:g} cases/s",
                      "met": None if target is None else now["cases_per_s"] >= target,
                      "detail": {"cases": now["cases"], "seconds": now["seconds"],
+                                "load average at the end": load,
                                 "verdict": now["verdict"], "cases per map item": m["chunk"],
                                 "filed cases/s": filed,
                                 "now / filed": None if filed is None
@@ -79,7 +81,12 @@ def section(rows) -> list:
 
     def cell(value):
         return "–" if value is None else f"{value:.3g}" if isinstance(value, float) else str(value)
-    out = ["| claim (sizes) | cases | seconds | cases/s per worker | filed (thorough) | "
+    loads = {r["id"].split("(", 1)[1].rstrip(")"): r.get("detail", {}).get(
+        "load average at the end") for r in rows}
+    out = ["Rows C4 ran with the 1-, 5- and 15-minute load averages at their end: "
+           + "; ".join(f"{where}: {' / '.join(f'{x:.1f}' for x in load)}"
+                       for where, load in loads.items() if load) + ".", "",
+           "| claim (sizes) | cases | seconds | cases/s per worker | filed (thorough) | "
            "now / filed | target | met |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         d = r.get("detail", {})

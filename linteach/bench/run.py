@@ -52,7 +52,8 @@ def main(argv=None) -> int:
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--md", help="write the Markdown report here")
     p.add_argument("--json", help="write the JSON results here")
-    p.add_argument("--quick", action="store_true", help="fewer repeats, no large case")
+    p.add_argument("--quick", action="store_true",
+                   help="fewer repeats, no large case, no whole claim checks (rows C3, C4)")
     p.add_argument("--skip-verify", action="store_true", help="leave out row 5 (make verify)")
     p.add_argument("--blas-threads", type=int, default=1,
                    help="BLAS threads for rows 1-4 (as make verify's workers; "
@@ -61,18 +62,24 @@ def main(argv=None) -> int:
     p.add_argument("--scale-md", help="rewrite the generated campaign part of this page "
                                       "(docs/scale.md)")
     p.add_argument("--campaign-only", action="store_true", help="only rows C (campaign costs)")
-    p.add_argument("--campaign-budgets", default="standard",
+    p.add_argument("--campaign-budgets", default=None,
                    help="budgets of the per-claim cases/s rows C3 (comma-separated; "
-                        "'' skips them; thorough takes tens of minutes)")
-    p.add_argument("--claims-budgets", default="standard,thorough",
+                        "'' skips them; thorough takes tens of minutes; default: standard, "
+                        "none with --quick)")
+    p.add_argument("--claims-budgets", default=None,
                    help="budgets of rows C4, every claim's cases/s per worker "
-                        "(comma-separated; '' skips them; minutes each)")
+                        "(comma-separated; '' skips them; tens of minutes; default: "
+                        "standard,thorough, none with --quick)")
     p.add_argument("--campaign-cases", type=int, default=rows_campaign.CAMPAIGN_CASES,
                    help="cases per family of rows C3 (a campaign's size; 0 = the budget's "
                         "own counts, few at standard, so batching cannot show)")
     args = p.parse_args(argv)
     if args.campaign_cases < 0:
         p.error(f"`--campaign-cases` must be >= 0, got {args.campaign_cases}")
+    if args.campaign_budgets is None:  # whole claim checks take minutes: not in a quick run
+        args.campaign_budgets = "" if args.quick else "standard"
+    if args.claims_budgets is None:
+        args.claims_budgets = "" if args.quick else "standard,thorough"
     every = [b for b in args.claims_budgets.split(",") if b]
     unknown = [b for b in every if b not in rows_claims.BUDGET_CASES]
     if unknown:
