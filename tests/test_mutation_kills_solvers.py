@@ -82,7 +82,7 @@ def _faked_negative_lp(monkeypatch, fake):
     monkeypatch.setattr(assumption4, "highs", patched)
 
 
-@pytest.mark.parametrize("factor, accepted", [(0.85, True), (1.15, False)])
+@pytest.mark.parametrize("factor, accepted", [(0.85, True), (1.1, False)])
 def test_assumption4_stationarity_allowance_scales_with_the_multipliers_and_rows(
         monkeypatch, factor, accepted):
     """X_L turned by 45° (positives p1 = (1, 1)/√2, p2 = (−1, 1)/√2, negative −p1, so that
@@ -90,7 +90,7 @@ def test_assumption4_stationarity_allowance_scales_with_the_multipliers_and_rows
     row p2 a multiplier η leaves a ≥ 0 and breaks stationarity by ‖η p2‖ = η, and the
     duality gap by η too (under its allowance 1e-7 (1 + |−1|) = 2e-7).  The stationarity
     allowance is 1e-7 (Σ|a| + 1) max|A| = 1e-7 (2 + η)/√2: η at 0.85 of 2e-7/√2 passes,
-    η at 1.15 of it is a SolverError."""
+    η at 1.1 of it is a SolverError."""
     R = np.array([[1.0, 1.0], [-1.0, 1.0]]) / np.sqrt(2.0)
     X = X_L @ R.T
 
@@ -296,3 +296,43 @@ def test_assumption4_of_rows_whose_squared_norms_underflow_is_that_of_their_dire
     a, b = assumption4.assumption4_lp(tiny, y), assumption4.assumption4_lp(X, y)
     np.testing.assert_allclose(a.slack, b.slack, rtol=1e-9, atol=1e-9)
     assert a.holds == b.holds
+
+
+def test_assumption4_status_2_needs_a_feasibility_lp_that_succeeded(monkeypatch):
+    """The witness of a status-2 slack LP comes from the feasibility LP only when that LP
+    succeeded (status 0).  As in the test above (X_L's positive e2, z = (1, −1/2) with
+    z·(−e2) = 1/2 > 0) but with the feasibility LP's status made 2 as well: its z is no
+    answer, the two LPs leave the point undecided, and that is a SolverError."""
+    real = assumption4.highs
+
+    def patched(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        if np.any(c) and len(b_ub) == 2 and np.array_equal(c, [0.0, 1.0]):  # max z·(−e2)
+            res.status = 2
+        elif not np.any(c) and len(b_ub) == 1 and np.array_equal(A_ub, [[-1.0, 0.0]]):
+            res.x, res.status = np.array([1.0, -0.5]), 2
+        return res
+    monkeypatch.setattr(assumption4, "highs", patched)
+    with pytest.raises(SolverError, match="HiGHS status 2"):
+        assumption4.assumption4_lp(X_L, Y_L)
+
+
+def test_assumption4_solves_one_lp_per_point(monkeypatch):
+    """As documented: one HiGHS LP per point (plus lp_feasible's one per class, deciding
+    whether that class's cone is empty), when no LP ends in status 2 or 4.  X_L: 2 + 3."""
+    calls, real = [], assumption4.highs
+
+    def watched(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        calls.append(res.status)
+        return res
+    monkeypatch.setattr(assumption4, "highs", watched)
+    assumption4.assumption4_lp(X_L, Y_L)
+    assert calls == [0] * 5
+
+
+def test_assumption4_takes_the_classes_in_either_order():
+    """The labels may start with −1: [−1, +1] on the antipodal pair −e1, e1 holds (each
+    point's negation is the other class), exactly as [+1, −1] on e1, −e1."""
+    assert assumption4.assumption4_lp([[-1.0, 0.0], [1.0, 0.0]], [-1, 1]).holds
+    assert assumption4.assumption4_lp([[1.0, 0.0], [-1.0, 0.0]], [1, -1]).holds

@@ -77,7 +77,7 @@ KILLED_BY: dict = {
     **{("assumption4", "_a4_slack", op, 109, occ):
        "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
        "allowance_scales_with_the_multipliers_and_rows: a certificate faked to 0.85 of it on "
-       "rows with max|A| = 1/√2 passes, one at 1.15 of it is refused): the mutant drops the "
+       "rows with max|A| = 1/√2 passes, one at 1.1 of it is refused): the mutant drops the "
        "+1 or divides by max|A|; HiGHS's certificates on the claims' data re-check to ~1e-16"
        for op, occ in (("core/NumberReplacer", 55), ("core/ReplaceBinaryOperator_Mul_Div", 0),
                        ("core/ReplaceBinaryOperator_Add_Mul", 1))},
@@ -157,6 +157,28 @@ KILLED_BY: dict = {
         "whatever the slack LP's status (test_assumption4_status_2_with_a_z_positive_on_the_"
         "point_is_a_strict_violation, z·x_j = 1/2 after a status 2): `> 1` makes it a "
         "SolverError; HiGHS's answers on the claims' data never contradict each other",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Pow", 109, 0):
+        "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
+        "allowance_scales_with_the_multipliers_and_rows, max|A| = 1/√2: a residual at 1.1 "
+        "of it is refused): the mutant's (Σ|a| + 1)^max|A| ≈ 1.63 instead of 1.41 lets it "
+        "through; with unit axis rows (max|A| = 1) the two agree",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Div", 111, 2):
+        "the stationarity allowance is 1e-7 times (Σ|a| + 1) max|A| (test_assumption4_"
+        "stationarity_allowance_scales_with_the_multipliers_and_rows: a residual at 0.85 of "
+        "it passes): the mutant's 1e-7 / ((Σ|a| + 1) max|A|) refuses it",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Eq_GtE", 104, 4):
+        "a status-2 slack LP's witness comes from the feasibility LP only when that LP "
+        "succeeded (test_assumption4_status_2_needs_a_feasibility_lp_that_succeeded, both "
+        "made status 2): `inside.status >= 0` takes the z of a failed LP as a witness",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Eq_LtE", 102, 3):
+        "one HiGHS LP per point, as documented (test_assumption4_solves_one_lp_per_point, "
+        "which watches the calls): `res.status <= 2` also solves the feasibility LP after "
+        "every successful slack LP; its z·x_j > 0 only where the slack LP's optimum is "
+        "already 1 (slack −1), so the claims' verdicts do not change",
+    ("assumption4", "assumption4_lp", "core/ReplaceComparisonOperator_Eq_GtE", 157, 5):
+        "labels may start with −1 (test_assumption4_takes_the_classes_in_either_order): "
+        "`y >= y[0]` holds for every label when y[0] = −1, so the mutant calls a two-class "
+        "set one-class; the claims' sets start with a +1",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -207,6 +229,12 @@ EQUIVALENT: dict = {
         "equivalent: `np.all(y == y[0])` → `np.all(y == y[-1])`: every label equals one of "
         "them iff every label equals any other (y is non-empty, checked), and the message "
         "that follows reads y[0] in both",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Eq_LtE", 104, 4):
+        "equivalent: `inside.status == 0` → `inside.status <= 0`; scipy's linprog statuses "
+        "are 0–4, never negative",
+    ("assumption4", "assumption4_lp", "core/ReplaceComparisonOperator_Gt_NotEq", 151, 5):
+        "equivalent: `norms > 0` → `norms != 0`; a norm is ≥ 0 or +inf (X is checked "
+        "finite, so never NaN), so both pick the rows with a non-zero norm",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
