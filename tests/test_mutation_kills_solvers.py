@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from linteach import assumption4
+from linteach import assumption4, kkt
 from linteach.errors import SolverError
 
 
@@ -336,3 +336,18 @@ def test_assumption4_takes_the_classes_in_either_order():
     point's negation is the other class), exactly as [+1, −1] on e1, −e1."""
     assert assumption4.assumption4_lp([[-1.0, 0.0], [1.0, 0.0]], [-1, 1]).holds
     assert assumption4.assumption4_lp([[1.0, 0.0], [-1.0, 0.0]], [1, -1]).holds
+
+
+# -- linteach.kkt.kkt_certificate ---------------------------------------------------------------
+def test_kkt_certificate_counts_the_pre_activations_on_the_kink_by_its_definition():
+    """``n_kinks`` counts the (neuron, point) pairs with |w_j·x_i| ≤ KINK_TOL ‖w_j‖‖x_i‖
+    (documented, scale-free), against that definition evaluated by a loop over the W given.
+    X = ±e1, k = 3: w2 = (0, 1) and u3 = (0, 2) are exactly on it at both points, u2 =
+    (1e-7, 1) within the tolerance, w3 = (1e-5, 1) ten times past it; six pairs."""
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
+    W = np.array([[3.0, 0.0], [0.0, 1.0], [1e-5, 1.0],
+                  [-3.0, 0.0], [1e-7, 1.0], [0.0, 2.0]])
+    ref = sum(abs(w @ x) <= kkt.KINK_TOL * np.linalg.norm(w) * np.linalg.norm(x)
+              for w in W for x in X)
+    assert ref == 6
+    assert kkt.kkt_certificate(W, X, y, alpha=0.5).n_kinks == ref

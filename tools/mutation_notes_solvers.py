@@ -179,11 +179,24 @@ KILLED_BY: dict = {
         "labels may start with −1 (test_assumption4_takes_the_classes_in_either_order): "
         "`y >= y[0]` holds for every label when y[0] = −1, so the mutant calls a two-class "
         "set one-class; the claims' sets start with a +1",
+    ("assumption4", "_a4_slack", "core/ReplaceOrWithAnd", 112, 1):
+        "a multiplier below −1e-9 (1 + max a) alone is enough to refuse (test_assumption4_"
+        "dual_feasibility_allowance_is_relative_to_the_largest_multiplier, one at 1.25 of "
+        "it with the gap inside its allowance): the mutant refuses only when the gap fails "
+        "too",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
         "watches linprog): the mutant re-solves every LP with it, whose answers re-check "
         "and decide the same on the claims' data",
+    # -- kkt: kkt_certificate's kink count, which thm6.1 does not read
+    **{("kkt", "kkt_certificate", op, 256, occ):
+       "n_kinks counts |w_j·x_i| ≤ KINK_TOL ‖w_j‖‖x_i‖, as documented (test_kkt_certificate_"
+       "counts_the_pre_activations_on_the_kink_by_its_definition, against a loop: pairs "
+       "exactly on the kink, within the tolerance and ten times past it): `==` counts none, "
+       "KINK_TOL ** (‖w‖‖x‖) a far wider band; no claim reads n_kinks"
+       for op, occ in (("core/ReplaceComparisonOperator_LtE_Eq", 6),
+                       ("core/ReplaceBinaryOperator_Mul_Pow", 13))},
 }
 
 _ZERO_ROW_R = (
@@ -235,6 +248,15 @@ EQUIVALENT: dict = {
     ("assumption4", "assumption4_lp", "core/ReplaceComparisonOperator_Gt_NotEq", 151, 5):
         "equivalent: `norms > 0` → `norms != 0`; a norm is ≥ 0 or +inf (X is checked "
         "finite, so never NaN), so both pick the rows with a non-zero norm",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 51, 22):
+        "equivalent: `diags(ldexp(1, r))` → `diags(ldexp(2, r))` doubles every row of the "
+        "sparse G exactly (a power of two) and leaves ĥ alone: 2Gθ ≥ ĥ is Gθ' ≥ ĥ with "
+        "θ' = 2θ, θ free and the cost zero, so the feasible sets map onto each other with "
+        "the same row activities and bounds (what HiGHS's tolerances measure); only the "
+        "status is read",
+    ("convex", "nar_program", "core/ReplaceBinaryOperator_Mul_Div", 236, 16):
+        "equivalent: `v * y * cu` → `v / y * cu` with y checked to be exactly ±1 "
+        "(check_Xy): v/1 = v·1 and v/(−1) = v·(−1) = −v exactly in floating point",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
