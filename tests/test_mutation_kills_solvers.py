@@ -351,3 +351,13 @@ def test_kkt_certificate_counts_the_pre_activations_on_the_kink_by_its_definitio
               for w in W for x in X)
     assert ref == 6
     assert kkt.kkt_certificate(W, X, y, alpha=0.5).n_kinks == ref
+
+
+def test_kkt_certificate_refuses_a_margin_of_exactly_zero():
+    """(P)'s KKT conditions need every point strictly correctly classified: w = u gives
+    N_W ≡ 0, a min margin of exactly 0, which is refused by name, rule and value (there is
+    no direction to normalise by min_i q_i = 0)."""
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match=r"`W`: KKT .* \(min_i y_i N_W\(x_i\) > 0\), got min "
+                                         r"margin -?0 at unit"):
+        kkt.kkt_certificate(np.array([[1.0, 0.0], [1.0, 0.0]]), X, y, alpha=0.5)

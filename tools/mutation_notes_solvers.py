@@ -184,6 +184,10 @@ KILLED_BY: dict = {
         "dual_feasibility_allowance_is_relative_to_the_largest_multiplier, one at 1.25 of "
         "it with the gap inside its allowance): the mutant refuses only when the gap fails "
         "too",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Add", 109, 0):
+        "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
+        "allowance_scales_with_the_multipliers_and_rows, max|A| = 1/√2: a residual at 1.1 of "
+        "it is refused): the mutant's (Σ|a| + 1) + max|A| lets it through",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -197,6 +201,10 @@ KILLED_BY: dict = {
        "KINK_TOL ** (‖w‖‖x‖) a far wider band; no claim reads n_kinks"
        for op, occ in (("core/ReplaceComparisonOperator_LtE_Eq", 6),
                        ("core/ReplaceBinaryOperator_Mul_Pow", 13))},
+    ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 253, 1):
+        "a min margin of exactly 0 (w = u, N_W ≡ 0) is refused by name, rule and value "
+        "(test_kkt_certificate_refuses_a_margin_of_exactly_zero): `q.min() >= 0` lets it "
+        "through to a division by 0; the claims' W classify every point with margin > 0",
 }
 
 _ZERO_ROW_R = (
@@ -257,6 +265,10 @@ EQUIVALENT: dict = {
     ("convex", "nar_program", "core/ReplaceBinaryOperator_Mul_Div", 236, 16):
         "equivalent: `v * y * cu` → `v / y * cu` with y checked to be exactly ±1 "
         "(check_Xy): v/1 = v·1 and v/(−1) = v·(−1) = −v exactly in floating point",
+    ("convex", "_eq8_features", "core/NumberReplacer", 80, 3):
+        "equivalent: `y > 0` → `y > -1`; its three calls (solve_eq8's two, eq8_kernel_"
+        "dual's) pass y after _eq8_args, whose check_Xy makes it exactly ±1, and for "
+        "y ∈ {−1, +1} both are y = +1",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
