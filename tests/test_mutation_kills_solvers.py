@@ -361,3 +361,19 @@ def test_kkt_certificate_refuses_a_margin_of_exactly_zero():
     with pytest.raises(ValueError, match=r"`W`: KKT .* \(min_i y_i N_W\(x_i\) > 0\), got min "
                                          r"margin -?0 at unit"):
         kkt.kkt_certificate(np.array([[1.0, 0.0], [1.0, 0.0]]), X, y, alpha=0.5)
+
+
+# -- linteach.kkt.qp_kkt_report ----------------------------------------------------------------
+def test_qp_kkt_report_distance_is_the_duality_gap_at_the_clipped_multipliers():
+    """``distance = sqrt(2·gap)/‖θ‖`` with gap = f(θ) − g(μ⁺) the duality gap at μ⁺ =
+    max(μ, 0) (documented), f(θ) = ½‖θ‖², g(μ) = μᵀh − ½‖Gᵀμ‖², evaluated here from that
+    definition, with a negative multiplier on an inactive row: G = I, h = (1, 1),
+    θ = (2, 1), μ = (−1/2, 1): μ⁺ = (0, 1), f = 5/2, g = 1/2, gap = 2, distance = 2/√5."""
+    G, h = np.eye(2), np.ones(2)
+    theta, mu = np.array([2.0, 1.0]), np.array([-0.5, 1.0])
+    mu_plus = np.maximum(mu, 0.0)
+    gap = 0.5 * theta @ theta - (mu_plus @ h - 0.5 * (G.T @ mu_plus) @ (G.T @ mu_plus))
+    assert gap == 2.0
+    report = kkt.qp_kkt_report(theta, G, h, mu)
+    assert report.distance == pytest.approx(np.sqrt(2.0 * gap) / np.linalg.norm(theta),
+                                            rel=1e-15)

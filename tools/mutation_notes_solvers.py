@@ -24,6 +24,9 @@ KILLED_BY: dict = {
        "claim passes a mis-shaped h"
        for op in ("core/ReplaceComparisonOperator_NotEq_Gt",
                   "core/ReplaceComparisonOperator_NotEq_Lt")},
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_LtE", 46, 0):
+        "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
+        "zero_row_and_a_zero_bound_is_feasible): `h <= 0` calls it infeasible outright",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_Eq", 46, 0):
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): `h == 0` calls it infeasible outright",
@@ -188,6 +191,10 @@ KILLED_BY: dict = {
         "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
         "allowance_scales_with_the_multipliers_and_rows, max|A| = 1/√2: a residual at 1.1 of "
         "it is refused): the mutant's (Σ|a| + 1) + max|A| lets it through",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 112, 68):
+        "a multiplier below −1e-9 (1 + max a) is refused (test_assumption4_dual_feasibility_"
+        "allowance_is_relative_to_the_largest_multiplier, one at 1.25 of it): the mutant's "
+        "−1.000000001 (1 + max a) allows multipliers down to about −2",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -201,6 +208,12 @@ KILLED_BY: dict = {
        "KINK_TOL ** (‖w‖‖x‖) a far wider band; no claim reads n_kinks"
        for op, occ in (("core/ReplaceComparisonOperator_LtE_Eq", 6),
                        ("core/ReplaceBinaryOperator_Mul_Pow", 13))},
+    ("kkt", "_report", "core/NumberReplacer", 131, 49):
+        "distance is the duality gap at μ⁺ = max(μ, 0), as documented (test_qp_kkt_report_"
+        "distance_is_the_duality_gap_at_the_clipped_multipliers, f(θ) − g(μ⁺) evaluated "
+        "from the definition, with μ = −1/2 on an inactive row): `max(μ, −1)` keeps the "
+        "negative multiplier in the gap; the claims' multipliers are ≥ 0 (solve_qp clips "
+        "them)",
     ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 253, 1):
         "a min margin of exactly 0 (w = u, N_W ≡ 0) is refused by name, rule and value "
         "(test_kkt_certificate_refuses_a_margin_of_exactly_zero): `q.min() >= 0` lets it "
@@ -269,6 +282,9 @@ EQUIVALENT: dict = {
         "equivalent: `y > 0` → `y > -1`; its three calls (solve_eq8's two, eq8_kernel_"
         "dual's) pass y after _eq8_args, whose check_Xy makes it exactly ±1, and for "
         "y ∈ {−1, +1} both are y = +1",
+    ("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 235, 2):
+        "equivalent: `side_w > 0` → `side_w >= 0` on the sides _check_pattern returns, "
+        "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
