@@ -377,3 +377,52 @@ def test_qp_kkt_report_distance_is_the_duality_gap_at_the_clipped_multipliers():
     report = kkt.qp_kkt_report(theta, G, h, mu)
     assert report.distance == pytest.approx(np.sqrt(2.0 * gap) / np.linalg.norm(theta),
                                             rel=1e-15)
+
+
+def test_kkt_certificate_multipliers_minimise_the_documented_objective():
+    """The multipliers minimise, over λ ≥ 0, ‖W − Σ_i λ_i ∇q_i(W)‖² + Σ_i (λ_i (q_i − 1)/‖W‖)²
+    at the normalised W (min_i q_i = 1), as documented.  Reference: that objective built from
+    its definition (∇_w q_i = v y_i σ'(w·x_i) x_i, ∇_u q_i = −v y_i σ'(u·x_i) x_i) and
+    minimised by trying every support of λ (least squares on it, kept if λ ≥ 0; exact for
+    two points).  A W that is not a KKT direction (stationarity ~0.3), ‖W‖ ≈ 1.25 after
+    normalising, so the weight of the complementarity rows matters."""
+    X, y, alpha = np.array([[1.0, 0.0], [0.6, 0.8]]), np.array([1.0, 1.0]), 0.3
+    W = np.array([[1.0, 0.9], [-0.5, 0.1]])
+    Wn = W / np.linalg.norm(W)
+    Z = Wn @ X.T
+    S = np.where(Z > 0, 1.0, alpha)
+    q = y * (S[0] * Z[0] - S[1] * Z[1])
+    Wn, q = Wn / q.min(), q / q.min()
+    A = np.stack([np.concatenate([y[i] * S[0, i] * X[i], -y[i] * S[1, i] * X[i]])
+                  for i in range(2)], axis=1)
+    A_aug = np.vstack([A, np.diag((q - 1.0) / np.linalg.norm(Wn))])
+    b = np.concatenate([Wn.ravel(), np.zeros(2)])
+    best = (np.inf, None)
+    for support in [(), (0,), (1,), (0, 1)]:
+        lam = np.zeros(2)
+        if support:
+            lam[list(support)] = np.linalg.lstsq(A_aug[:, list(support)], b, rcond=None)[0]
+        if np.all(lam >= 0) and np.sum((A_aug @ lam - b) ** 2) < best[0]:
+            best = (np.sum((A_aug @ lam - b) ** 2), lam)
+    assert np.all(best[1] > 0)  # both points carry weight: the trade-off is exercised
+    cert = kkt.kkt_certificate(W, X, y, alpha=alpha)
+    np.testing.assert_allclose(cert.lam, best[1], rtol=1e-9)
+
+
+def test_assumption4_a_slack_lp_of_status_4_is_undecided(monkeypatch):
+    """Only a slack LP HiGHS calls infeasible (status 2) is checked against the feasibility
+    LP; one that ends in status 4 ("numerical difficulties", after the interior-point
+    retry) leaves the point undecided, a SolverError, even where the feasibility LP would
+    return a z positive on x_j (X_L's positive e2, z = (1, −1/2))."""
+    real = assumption4.highs
+
+    def patched(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        if np.any(c) and len(b_ub) == 2 and np.array_equal(c, [0.0, 1.0]):  # max z·(−e2)
+            res.status = 4
+        elif not np.any(c) and len(b_ub) == 1 and np.array_equal(A_ub, [[-1.0, 0.0]]):
+            res.x = np.array([1.0, -0.5])
+        return res
+    monkeypatch.setattr(assumption4, "highs", patched)
+    with pytest.raises(SolverError, match="HiGHS status 4"):
+        assumption4.assumption4_lp(X_L, Y_L)

@@ -140,6 +140,9 @@ KILLED_BY: dict = {
         "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
         "rows_whose_norms_overflow_is_that_of_their_directions): `not np.any(past)` skips "
         "them, leaving rows divided by an infinite norm, i.e. zero",
+    ("assumption4", "assumption4_lp", "core/ReplaceBinaryOperator_Div_Mul", 155, 3):
+        "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
+        "rows_whose_norms_overflow_is_that_of_their_directions): `Y · ‖Y‖` is no direction",
     **{("assumption4", "assumption4_lp", op, 155, occ):
        "rows whose norms pass float64 are taken by their direction, each row by its own "
        "norm (test_assumption4_of_rows_whose_norms_overflow_is_that_of_their_directions: "
@@ -195,6 +198,15 @@ KILLED_BY: dict = {
         "a multiplier below −1e-9 (1 + max a) is refused (test_assumption4_dual_feasibility_"
         "allowance_is_relative_to_the_largest_multiplier, one at 1.25 of it): the mutant's "
         "−1.000000001 (1 + max a) allows multipliers down to about −2",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Eq_GtE", 102, 3):
+        "only a status-2 slack LP is checked against the feasibility LP; status 4 leaves "
+        "the point undecided (test_assumption4_a_slack_lp_of_status_4_is_undecided): "
+        "`res.status >= 2` takes a status-4 answer for a violation; HiGHS's slack LPs on "
+        "the claims' data end in 0 (or 2, on deep points)",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 112, 75):
+        "the duality-gap allowance is 1e-7 (1 + |z·x_j|) (test_assumption4_duality_gap_"
+        "allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 passes): the mutant's "
+        "1e-7 (0 + |z·x_j|) ≈ 1e-7 refuses it",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -204,16 +216,24 @@ KILLED_BY: dict = {
     **{("kkt", "kkt_certificate", op, 256, occ):
        "n_kinks counts |w_j·x_i| ≤ KINK_TOL ‖w_j‖‖x_i‖, as documented (test_kkt_certificate_"
        "counts_the_pre_activations_on_the_kink_by_its_definition, against a loop: pairs "
-       "exactly on the kink, within the tolerance and ten times past it): `==` counts none, "
-       "KINK_TOL ** (‖w‖‖x‖) a far wider band; no claim reads n_kinks"
+       "exactly on the kink, within the tolerance and ten times past it): `==` and "
+       "KINK_TOL − ‖w‖‖x‖ < 0 count none, KINK_TOL ** (‖w‖‖x‖) a far wider band; no claim "
+       "reads n_kinks"
        for op, occ in (("core/ReplaceComparisonOperator_LtE_Eq", 6),
-                       ("core/ReplaceBinaryOperator_Mul_Pow", 13))},
+                       ("core/ReplaceBinaryOperator_Mul_Pow", 13),
+                       ("core/ReplaceBinaryOperator_Mul_Sub", 13))},
     ("kkt", "_report", "core/NumberReplacer", 131, 49):
         "distance is the duality gap at μ⁺ = max(μ, 0), as documented (test_qp_kkt_report_"
         "distance_is_the_duality_gap_at_the_clipped_multipliers, f(θ) − g(μ⁺) evaluated "
         "from the definition, with μ = −1/2 on an inactive row): `max(μ, −1)` keeps the "
         "negative multiplier in the gap; the claims' multipliers are ≥ 0 (solve_qp clips "
         "them)",
+    ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Div_Mul", 264, 10):
+        "the multipliers minimise the documented objective, complementarity rows weighted "
+        "(q_i − 1)/‖W‖ (test_kkt_certificate_multipliers_minimise_the_documented_objective: "
+        "the objective from its definition, minimised over every support of λ, at a W with "
+        "‖W‖ ≈ 1.25 that is not a KKT direction): `· ‖W‖` weighs them ‖W‖² ≈ 1.6 times "
+        "more; thm6.1 reads only the largest residual, loosely",
     ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 253, 1):
         "a min margin of exactly 0 (w = u, N_W ≡ 0) is refused by name, rule and value "
         "(test_kkt_certificate_refuses_a_margin_of_exactly_zero): `q.min() >= 0` lets it "
@@ -278,10 +298,26 @@ EQUIVALENT: dict = {
     ("convex", "nar_program", "core/ReplaceBinaryOperator_Mul_Div", 236, 16):
         "equivalent: `v * y * cu` → `v / y * cu` with y checked to be exactly ±1 "
         "(check_Xy): v/1 = v·1 and v/(−1) = v·(−1) = −v exactly in floating point",
-    ("convex", "_eq8_features", "core/NumberReplacer", 80, 3):
-        "equivalent: `y > 0` → `y > -1`; its three calls (solve_eq8's two, eq8_kernel_"
-        "dual's) pass y after _eq8_args, whose check_Xy makes it exactly ±1, and for "
-        "y ∈ {−1, +1} both are y = +1",
+    **{("convex", "_eq8_features", op, 80, occ):
+       "equivalent: `y > 0` → `y > -1` or `y >= 0`; its three calls (solve_eq8's two, "
+       "eq8_kernel_dual's) pass y after _eq8_args, whose check_Xy makes it exactly ±1, and "
+       "for y ∈ {−1, +1} all three are y = +1"
+       for op, occ in (("core/NumberReplacer", 3), ("core/ReplaceComparisonOperator_Gt_GtE", 0))},
+    ("convex", "eq8_kernel_dual", "core/NumberReplacer", 165, 26):
+        "equivalent: the floor under evals.max() never binds: X is at unit scale (its "
+        "largest row norm is 1) and no row is the origin, so yyᵀ∘K has a diagonal entry "
+        "(1 + α²)·1 ≥ 1 and its largest eigenvalue is at least 1; max(λ_max, c) = λ_max for "
+        "c = 1e-300 or 1.0",
+    ("convex", "eq8_kernel_dual", "core/ReplaceBinaryOperator_Mul_Pow", 165, 9):
+        "equivalent: the floor under which eigenvalues of yyᵀ∘K leave its factor L, "
+        "1e-12·λmax → 1e-12^λmax.  λmax ≥ 1 (X at unit scale, no row the origin: a diagonal "
+        "entry (1 + α²)‖x‖² = 1 + α² ≥ 1), so the mutant's floor is ≤ 1e-12 ≤ the "
+        "original's, and it keeps in addition only eigenvalues in (1e-12^λmax, 1e-12 λmax]: "
+        "the dual's quadratic ½‖Lᵀμ‖² changes by at most 1e-12 λmax ‖μ‖², 1e-12 relative, "
+        "four decades below the solvers' tolerances; and what eq8_kernel_dual returns is "
+        "re-derived from G and h, not from L (polish's exact KKT pair, or the solver's pair "
+        "re-checked against G and h), so no reference sharper than a solver's tolerance "
+        "could tell the two apart",
     ("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 235, 2):
         "equivalent: `side_w > 0` → `side_w >= 0` on the sides _check_pattern returns, "
         "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0",
