@@ -426,3 +426,28 @@ def test_assumption4_a_slack_lp_of_status_4_is_undecided(monkeypatch):
     monkeypatch.setattr(assumption4, "highs", patched)
     with pytest.raises(SolverError, match="HiGHS status 4"):
         assumption4.assumption4_lp(X_L, Y_L)
+
+
+def test_qp_kkt_report_of_an_exact_kkt_pair_with_every_multiplier_positive_is_zero():
+    """At an exact KKT pair every residual is 0 (documented: "0 is exact"), dual feasibility
+    max_i (−μ_i)⁺ ‖G_i‖/‖θ‖ included, also when no multiplier is 0 (so no term of that max
+    is 0 by a zero multiplier).  G = I, h = (1, 2), θ = (1, 2), μ = θ: θ = Gᵀμ, μ > 0,
+    Gθ = h."""
+    rep = kkt.qp_kkt_report(np.array([1.0, 2.0]), np.eye(2), np.array([1.0, 2.0]),
+                            np.array([1.0, 2.0]))
+    assert (rep.feasibility, rep.dual_feasibility, rep.stationarity, rep.complementarity,
+            rep.distance) == (0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def test_assumption4_dual_feasibility_allowance_is_inclusive(monkeypatch):
+    """A multiplier exactly −1e-9 (1 + max a) is allowed, that bound included: X_L's negative
+    point with HiGHS's dual replaced by a = (1, −2e-9, 0) (max a = 1, so the bound is
+    −1e-9·2, the same float64 as −2e-9·1 here: asserted); stationarity and the gap move by
+    2e-9, far inside their allowances ~2e-7."""
+    a = np.array([1.0, -(1e-9 * (1.0 + 1.0)), 0.0])
+    assert a.min() == -1e-9 * (1.0 + a.max())  # the premise: exactly on the bound
+
+    def on_the_bound(res, A_ub):
+        res.ineqlin.marginals[:] = -a
+    _faked_negative_lp(monkeypatch, on_the_bound)
+    assert assumption4.assumption4_lp(X_L, Y_L).slack[2] == pytest.approx(1.0, abs=1e-8)

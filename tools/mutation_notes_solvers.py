@@ -13,6 +13,10 @@ KILLED_BY: dict = {
         "a dense G of three axes is refused by name, rule and shape (test_lp_feasible_refuses_"
         "a_three_dimensional_G): `G.ndim < 2` lets it through, and check_array already "
         "refuses fewer than two axes; the claims' G is always a matrix",
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 39, 9):
+        "the h-shape message gives the wanted (p,) from G's row count (test_lp_feasible_names_"
+        "the_row_count_in_the_h_shape_message, G (3, 2)): `G.shape[-1]` prints its column "
+        "count",
     ("assumption4", "lp_feasible", "core/NumberReplacer", 39, 8):
         "the h-shape message gives the wanted (p,) from G's row count (test_lp_feasible_names_"
         "the_row_count_in_the_h_shape_message, G (3, 2)): the mutant prints G's column count; "
@@ -207,6 +211,13 @@ KILLED_BY: dict = {
         "the duality-gap allowance is 1e-7 (1 + |z·x_j|) (test_assumption4_duality_gap_"
         "allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 passes): the mutant's "
         "1e-7 (0 + |z·x_j|) ≈ 1e-7 refuses it",
+    ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_Lt_LtE", 112, 0):
+        "a multiplier exactly on −1e-9 (1 + max a) is allowed (test_assumption4_dual_"
+        "feasibility_allowance_is_inclusive, a dual faked to it): `<=` refuses it",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Mul_Sub", 112, 3):
+        "a multiplier below −1e-9 (1 + max a) is refused (test_assumption4_dual_feasibility_"
+        "allowance_is_relative_to_the_largest_multiplier, one at 1.25 of it): the mutant's "
+        "−1e-9 − (1 + max a) allows multipliers down to about −2",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -234,6 +245,11 @@ KILLED_BY: dict = {
         "the objective from its definition, minimised over every support of λ, at a W with "
         "‖W‖ ≈ 1.25 that is not a KKT direction): `· ‖W‖` weighs them ‖W‖² ≈ 1.6 times "
         "more; thm6.1 reads only the largest residual, loosely",
+    ("kkt", "_report", "core/NumberReplacer", 134, 57):
+        "dual feasibility is 0 at an exact KKT pair whose multipliers are all positive "
+        "(test_qp_kkt_report_of_an_exact_kkt_pair_with_every_multiplier_positive_is_zero): "
+        "`max(−μ, −1)` makes it negative there (−min μ_i ‖G_i‖/‖θ‖); the claims' multipliers "
+        "include zeros, where the max is 0 either way, and a negative value still passes ok()",
     ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 253, 1):
         "a min margin of exactly 0 (w = u, N_W ≡ 0) is refused by name, rule and value "
         "(test_kkt_certificate_refuses_a_margin_of_exactly_zero): `q.min() >= 0` lets it "
@@ -321,6 +337,9 @@ EQUIVALENT: dict = {
     ("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 235, 2):
         "equivalent: `side_w > 0` → `side_w >= 0` on the sides _check_pattern returns, "
         "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0",
+    ("assumption4", "assumption4_lp", "core/ReplaceComparisonOperator_Gt_NotEq", 148, 4):
+        "equivalent: `top > 0` → `top != 0`; top is a largest absolute value, ≥ 0, so both "
+        "pick the non-zero rows",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
