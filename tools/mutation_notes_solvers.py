@@ -144,9 +144,11 @@ KILLED_BY: dict = {
         "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
         "rows_whose_norms_overflow_is_that_of_their_directions): `not np.any(past)` skips "
         "them, leaving rows divided by an infinite norm, i.e. zero",
-    ("assumption4", "assumption4_lp", "core/ReplaceBinaryOperator_Div_Mul", 155, 3):
-        "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
-        "rows_whose_norms_overflow_is_that_of_their_directions): `Y · ‖Y‖` is no direction",
+    **{("assumption4", "assumption4_lp", op, 155, 3):
+       "rows whose norms pass float64 are taken by their direction (test_assumption4_of_"
+       "rows_whose_norms_overflow_is_that_of_their_directions): `Y · ‖Y‖` or `Y − ‖Y‖` is "
+       "no direction"
+       for op in ("core/ReplaceBinaryOperator_Div_Mul", "core/ReplaceBinaryOperator_Div_Sub")},
     **{("assumption4", "assumption4_lp", op, 155, occ):
        "rows whose norms pass float64 are taken by their direction, each row by its own "
        "norm (test_assumption4_of_rows_whose_norms_overflow_is_that_of_their_directions: "
