@@ -465,3 +465,17 @@ def test_solve_eq8_solver_is_keyword_only():
 
     with pytest.raises(TypeError):
         convex.solve_eq8([[1.0, 0.0], [-1.0, 0.0]], [1, -1], 0.5, "CLARABEL")
+
+
+def test_kkt_certificate_counts_a_pre_activation_exactly_on_the_kink_tolerance():
+    """The kink band is closed, |w_j·x_i| ≤ KINK_TOL ‖w_j‖‖x_i‖ at the unit-norm W
+    (documented: W is first scaled to unit norm, here in the certificate's two steps).
+    X = ±e1, w = e1, u = (u1, 1/2) with u1 = 5.0000000000025e-07 chosen so that, at the
+    unit-norm W, |u·x| equals KINK_TOL ‖u‖ exactly in float64 (asserted here): both of u's
+    pairs are kinks."""
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
+    W = np.array([[1.0, 0.0], [5.0000000000025e-07, 0.5]])
+    Wn = W / np.abs(W).max()
+    Wn = Wn / np.linalg.norm(Wn)
+    assert np.all(np.abs(Wn[1] @ X.T) == kkt.KINK_TOL * np.linalg.norm(Wn[1]))  # premise
+    assert kkt.kkt_certificate(W, X, y, alpha=0.5).n_kinks == 2

@@ -252,6 +252,10 @@ KILLED_BY: dict = {
         "from the definition, with μ = −1/2 on an inactive row): `max(μ, −1)` keeps the "
         "negative multiplier in the gap; the claims' multipliers are ≥ 0 (solve_qp clips "
         "them)",
+    ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_LtE_Lt", 256, 6):
+        "the kink band is closed (test_kkt_certificate_counts_a_pre_activation_exactly_on_"
+        "the_kink_tolerance, a pair exactly on KINK_TOL ‖w‖‖x‖ at the unit-norm W): `<` "
+        "leaves it out; no claim reads n_kinks",
     ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Div_Mul", 264, 10):
         "the multipliers minimise the documented objective, complementarity rows weighted "
         "(q_i − 1)/‖W‖ (test_kkt_certificate_multipliers_minimise_the_documented_objective: "
