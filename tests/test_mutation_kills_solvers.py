@@ -479,3 +479,10 @@ def test_kkt_certificate_counts_a_pre_activation_exactly_on_the_kink_tolerance()
     Wn = Wn / np.linalg.norm(Wn)
     assert np.all(np.abs(Wn[1] @ X.T) == kkt.KINK_TOL * np.linalg.norm(Wn[1]))  # premise
     assert kkt.kkt_certificate(W, X, y, alpha=0.5).n_kinks == 2
+
+
+def test_kkt_certificate_alpha_is_keyword_only():
+    """``alpha`` follows ``*`` in kkt_certificate's signature: by position it is a TypeError."""
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
+    with pytest.raises(TypeError):
+        kkt.kkt_certificate(np.array([[3.0, 0.0], [-3.0, 0.0]]), X, y, 0.5)

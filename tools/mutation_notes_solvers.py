@@ -28,6 +28,9 @@ KILLED_BY: dict = {
        "claim passes a mis-shaped h"
        for op in ("core/ReplaceComparisonOperator_NotEq_Gt",
                   "core/ReplaceComparisonOperator_NotEq_Lt")},
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 46, 17):
+        "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
+        "zero_row_and_a_zero_bound_is_feasible): `h > -1` calls it infeasible outright",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Gt_LtE", 46, 0):
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): `h <= 0` calls it infeasible outright",
@@ -231,6 +234,14 @@ KILLED_BY: dict = {
     ("convex", "solve_eq8", "core/ReplaceBinaryOperator_Mul_Div", 93, 4):
         "solve_eq8's solver is keyword-only (test_solve_eq8_solver_is_keyword_only): every "
         "caller passes it by keyword or not at all",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 112, 70):
+        "a multiplier below −1e-9 (1 + max a) is refused (test_assumption4_dual_feasibility_"
+        "allowance_is_relative_to_the_largest_multiplier, one at 1.25 of it): the mutant's "
+        "−1e-9 (2 + max a) allows it",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 104, 49):
+        "a status-2 slack LP is a violation only with a z strictly positive on x_j (test_"
+        "assumption4_status_2_needs_a_z_strictly_positive_on_the_point, z·x_j = 0): "
+        "`> -1` takes z·x_j = 0 for a violation",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -241,11 +252,12 @@ KILLED_BY: dict = {
        "n_kinks counts |w_j·x_i| ≤ KINK_TOL ‖w_j‖‖x_i‖, as documented (test_kkt_certificate_"
        "counts_the_pre_activations_on_the_kink_by_its_definition, against a loop: pairs "
        "exactly on the kink, within the tolerance and ten times past it): `==` and "
-       "KINK_TOL − ‖w‖‖x‖ < 0 count none, KINK_TOL ** (‖w‖‖x‖) a far wider band; no claim "
-       "reads n_kinks"
+       "KINK_TOL − ‖w‖‖x‖ < 0 count none, KINK_TOL ** (‖w‖‖x‖) and KINK_TOL / (‖w‖‖x‖) "
+       "wider bands (the unit-norm W's rows are shorter than 1); no claim reads n_kinks"
        for op, occ in (("core/ReplaceComparisonOperator_LtE_Eq", 6),
                        ("core/ReplaceBinaryOperator_Mul_Pow", 13),
-                       ("core/ReplaceBinaryOperator_Mul_Sub", 13))},
+                       ("core/ReplaceBinaryOperator_Mul_Sub", 13),
+                       ("core/ReplaceBinaryOperator_Mul_Div", 13))},
     ("kkt", "_report", "core/NumberReplacer", 131, 49):
         "distance is the duality gap at μ⁺ = max(μ, 0), as documented (test_qp_kkt_report_"
         "distance_is_the_duality_gap_at_the_clipped_multipliers, f(θ) − g(μ⁺) evaluated "
@@ -256,6 +268,9 @@ KILLED_BY: dict = {
         "the kink band is closed (test_kkt_certificate_counts_a_pre_activation_exactly_on_"
         "the_kink_tolerance, a pair exactly on KINK_TOL ‖w‖‖x‖ at the unit-norm W): `<` "
         "leaves it out; no claim reads n_kinks",
+    ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Mul_Div", 204, 8):
+        "alpha is keyword-only (test_kkt_certificate_alpha_is_keyword_only): `/` makes it "
+        "positional too; every caller passes it by keyword",
     ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Div_Mul", 264, 10):
         "the multipliers minimise the documented objective, complementarity rows weighted "
         "(q_i − 1)/‖W‖ (test_kkt_certificate_multipliers_minimise_the_documented_objective: "
@@ -360,6 +375,12 @@ EQUIVALENT: dict = {
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Eq_LtE", 61, 2):
         "equivalent: `res.status == 0` → `res.status <= 0` right after the statuses other "
         "than 0 and 2 raise, and linprog's statuses are never negative",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Eq_LtE", 45, 1):
+        "equivalent: `top == 0` → `top <= 0`; top is a largest absolute value, ≥ 0",
+    ("kkt", "kkt_certificate", "core/NumberReplacer", 260, 104):
+        "equivalent: `reshape(-1, n)` → `reshape(-2, n)`; NumPy (2.4.6 here) takes any "
+        "negative dimension of reshape as the one to infer, without a warning, so both give "
+        "(2k·d, n)",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
