@@ -486,3 +486,11 @@ def test_kkt_certificate_alpha_is_keyword_only():
     X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
     with pytest.raises(TypeError):
         kkt.kkt_certificate(np.array([[3.0, 0.0], [-3.0, 0.0]]), X, y, 0.5)
+
+
+def test_svm_no_bias_solver_is_keyword_only():
+    """``solver`` follows ``*`` in svm_no_bias's signature: by position it is a TypeError."""
+    from linteach import convex
+
+    with pytest.raises(TypeError):
+        convex.svm_no_bias([[1.0, 0.0], [-1.0, 0.0]], [1, -1], "CLARABEL")

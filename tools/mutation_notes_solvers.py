@@ -258,12 +258,12 @@ KILLED_BY: dict = {
                        ("core/ReplaceBinaryOperator_Mul_Pow", 13),
                        ("core/ReplaceBinaryOperator_Mul_Sub", 13),
                        ("core/ReplaceBinaryOperator_Mul_Div", 13))},
-    ("kkt", "_report", "core/NumberReplacer", 131, 49):
-        "distance is the duality gap at μ⁺ = max(μ, 0), as documented (test_qp_kkt_report_"
-        "distance_is_the_duality_gap_at_the_clipped_multipliers, f(θ) − g(μ⁺) evaluated "
-        "from the definition, with μ = −1/2 on an inactive row): `max(μ, −1)` keeps the "
-        "negative multiplier in the gap; the claims' multipliers are ≥ 0 (solve_qp clips "
-        "them)",
+    **{("kkt", "_report", "core/NumberReplacer", line, occ):
+       "distance is the duality gap at μ⁺ = max(μ, 0), as documented (test_qp_kkt_report_"
+       "distance_is_the_duality_gap_at_the_clipped_multipliers, f(θ) − g(μ⁺) evaluated "
+       "from the definition, with μ = −1/2 on an inactive row): `max(μ, −1)` keeps the "
+       "negative multiplier in the gap (its first term, or its ½‖Gᵀμ⁺ − θ‖²); the claims' "
+       "multipliers are ≥ 0 (solve_qp clips them)" for line, occ in ((131, 49), (130, 47))},
     ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_LtE_Lt", 256, 6):
         "the kink band is closed (test_kkt_certificate_counts_a_pre_activation_exactly_on_"
         "the_kink_tolerance, a pair exactly on KINK_TOL ‖w‖‖x‖ at the unit-norm W): `<` "
@@ -271,6 +271,9 @@ KILLED_BY: dict = {
     ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Mul_Div", 204, 8):
         "alpha is keyword-only (test_kkt_certificate_alpha_is_keyword_only): `/` makes it "
         "positional too; every caller passes it by keyword",
+    ("convex", "svm_no_bias", "core/ReplaceBinaryOperator_Mul_Div", 36, 0):
+        "svm_no_bias's solver is keyword-only (test_svm_no_bias_solver_is_keyword_only): "
+        "every caller passes it by keyword or not at all",
     ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Div_Mul", 264, 10):
         "the multipliers minimise the documented objective, complementarity rows weighted "
         "(q_i − 1)/‖W‖ (test_kkt_certificate_multipliers_minimise_the_documented_objective: "
@@ -381,6 +384,15 @@ EQUIVALENT: dict = {
         "equivalent: `reshape(-1, n)` → `reshape(-2, n)`; NumPy (2.4.6 here) takes any "
         "negative dimension of reshape as the one to infer, without a warning, so both give "
         "(2k·d, n)",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 148, 80):
+        "equivalent: the stand-in largest entry of a zero row, 1.0 → 2.0: the row is 0, so "
+        "X_in/top is 0 and its norm top·0 = 0 either way, and a zero norm is replaced by 1 "
+        "before dividing, leaving the row 0",
+    ("kkt", "kkt_certificate", "core/NumberReplacer", 274, 119):
+        "equivalent: `max(0, 1 − min q)` → `max(−1, 1 − min q)`: q has just been divided by "
+        "γ = q.min(), so its argmin is γ/γ = 1.0 exactly (IEEE division) and every other "
+        "q_i/γ ≥ 1 (q_i ≥ γ and correctly rounded division is monotone); 1 − q.min() is "
+        "then exactly 0, and max(c, 0) = 0 for c = 0 or −1",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
