@@ -35,9 +35,12 @@ def test_lp_feasible_with_a_zero_row_and_a_zero_bound_is_feasible(sparse):
 
 
 def test_lp_feasible_with_only_negative_bounds_is_feasible():
-    """Every ``h_i < 0``: θ = 0 gives ``Gθ = 0 ≥ h``, feasible whatever G."""
+    """Every ``h_i < 0``: θ = 0 gives ``Gθ = 0 ≥ h``, feasible whatever G, also for
+    ``1e-300·θ ≥ −1e300`` (whose row brought to order one, with h unscaled, would put the
+    bound past float64)."""
     G = np.array([[1.0, -2.0], [-3.0, 0.5]])
     assert assumption4.lp_feasible(G, np.array([-1.0, -4.0])) is True
+    assert assumption4.lp_feasible(np.array([[1e-300]]), np.array([-1e300])) is True
 
 
 
@@ -494,3 +497,12 @@ def test_svm_no_bias_solver_is_keyword_only():
 
     with pytest.raises(TypeError):
         convex.svm_no_bias([[1.0, 0.0], [-1.0, 0.0]], [1, -1], "CLARABEL")
+
+
+def test_nar_program_k_is_keyword_only():
+    """``k``, ``v`` and ``solver`` follow ``*`` in nar_program's signature: k by position is
+    a TypeError."""
+    from linteach import convex
+
+    with pytest.raises(TypeError):
+        convex.nar_program([[1.0], [-1.0]], [1, -1], 0.5, [1, 0.5], [0.5, 1], 2)

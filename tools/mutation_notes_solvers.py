@@ -76,6 +76,11 @@ KILLED_BY: dict = {
         "a_tiny_row_does_not_set_the_scale; proved on the campaign's code): `h >= 0` "
         "counts the zero bound's exponent, and takes the max of no exponents when every "
         "h_i < 0",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 56, 3):
+        "an h of negative entries only is feasible, also 1e-300·θ ≥ −1e300 (test_lp_"
+        "feasible_with_only_negative_bounds_is_feasible; proved on the campaign's code): "
+        "`np.any(h > 0)` leaves such an h unscaled, and the row brought to order one puts "
+        "its bound past float64 (an overflow); the claims' h is all ones",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Gt", 56, 2):
         "an h with every entry negative is feasible at θ = 0 (test_lp_feasible_with_only_"
         "negative_bounds_is_feasible): the mutant takes the max of the positive entries' "
@@ -274,6 +279,9 @@ KILLED_BY: dict = {
     ("convex", "svm_no_bias", "core/ReplaceBinaryOperator_Mul_Div", 36, 0):
         "svm_no_bias's solver is keyword-only (test_svm_no_bias_solver_is_keyword_only): "
         "every caller passes it by keyword or not at all",
+    ("convex", "nar_program", "core/ReplaceBinaryOperator_Mul_Div", 189, 12):
+        "nar_program's k, v and solver are keyword-only (test_nar_program_k_is_keyword_"
+        "only): every claim and kit call passes them by keyword",
     ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Div_Mul", 264, 10):
         "the multipliers minimise the documented objective, complementarity rows weighted "
         "(q_i − 1)/‖W‖ (test_kkt_certificate_multipliers_minimise_the_documented_objective: "
@@ -393,6 +401,9 @@ EQUIVALENT: dict = {
         "γ = q.min(), so its argmin is γ/γ = 1.0 exactly (IEEE division) and every other "
         "q_i/γ ≥ 1 (q_i ≥ γ and correctly rounded division is monotone); 1 − q.min() is "
         "then exactly 0, and max(c, 0) = 0 for c = 0 or −1",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 159, 97):
+        "equivalent: the one-class message's `y[0]` → `y[-1]`; it is reached only when "
+        "every label equals y[0], so y[-1] is the same label",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
