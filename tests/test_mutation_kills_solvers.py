@@ -506,3 +506,10 @@ def test_nar_program_k_is_keyword_only():
 
     with pytest.raises(TypeError):
         convex.nar_program([[1.0], [-1.0]], [1, -1], 0.5, [1, 0.5], [0.5, 1], 2)
+
+
+def test_qp_kkt_report_feasibility_of_a_strictly_feasible_theta_is_zero():
+    """feasibility = max_i (h_i − G_iθ)⁺ / max(1, ‖G_i‖‖θ‖) (documented) is 0, not negative,
+    when every row holds strictly: G = I, h = (1, 2), θ = (2, 3), slacks (1, 1)."""
+    rep = kkt.qp_kkt_report(np.array([2.0, 3.0]), np.eye(2), np.array([1.0, 2.0]), np.zeros(2))
+    assert rep.feasibility == 0.0

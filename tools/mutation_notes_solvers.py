@@ -41,6 +41,10 @@ KILLED_BY: dict = {
         "a zero row with a zero bound, 0·θ ≥ 0, holds for every θ (test_lp_feasible_with_a_"
         "zero_row_and_a_zero_bound_is_feasible): the mutant calls it infeasible outright; the "
         "claims' rows are never zero",
+    ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_Eq_Lt", 45, 1):
+        "a zero row with a positive bound is infeasible at any scale (test_lp_feasible_a_"
+        "zero_row_with_a_positive_bound_is_infeasible_at_any_scale): `top < 0` finds no "
+        "zero row (top ≥ 0), so the row goes to HiGHS with its bound rescaled to ~1e-10",
     ("assumption4", "lp_feasible", "core/NumberReplacer", 45, 15):
         "a zero row with a positive bound is infeasible at any scale (test_lp_feasible_a_"
         "zero_row_with_a_positive_bound_is_infeasible_at_any_scale): `top == -1` finds no "
@@ -293,11 +297,27 @@ KILLED_BY: dict = {
         "(test_qp_kkt_report_of_an_exact_kkt_pair_with_every_multiplier_positive_is_zero): "
         "`max(−μ, −1)` makes it negative there (−min μ_i ‖G_i‖/‖θ‖); the claims' multipliers "
         "include zeros, where the max is 0 either way, and a negative value still passes ok()",
+    ("kkt", "_report", "core/NumberReplacer", 133, 53):
+        "feasibility is 0 at a strictly feasible θ (test_qp_kkt_report_feasibility_of_a_"
+        "strictly_feasible_theta_is_zero): `max(−slack, −1)` makes it negative there; the "
+        "claims' answers have active rows (slack 0, where the max is 0 either way), and a "
+        "negative value still passes ok()",
     ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 253, 1):
         "a min margin of exactly 0 (w = u, N_W ≡ 0) is refused by name, rule and value "
         "(test_kkt_certificate_refuses_a_margin_of_exactly_zero): `q.min() >= 0` lets it "
         "through to a division by 0; the claims' W classify every point with margin > 0",
 }
+
+_EIG_FLOOR = (
+    "equivalent: the floor under which eigenvalues of yyᵀ∘K leave its factor L, "
+    "1e-12·λmax → 1e-12^λmax or 1e-12/λmax.  λmax ≥ 1 (X at unit scale, no row the "
+    "origin: a diagonal entry (1 + α²)‖x‖² = 1 + α² ≥ 1), so the mutant's floor is "
+    "≤ 1e-12 ≤ the original's, and it keeps in addition only eigenvalues ≤ 1e-12 λmax: "
+    "the dual's quadratic ½‖Lᵀμ‖² changes by at most 1e-12 λmax ‖μ‖², 1e-12 relative, "
+    "four decades below the solvers' tolerances; and what eq8_kernel_dual returns is "
+    "re-derived from G and h, not from L (polish's exact KKT pair, or the solver's pair "
+    "re-checked against G and h), so no reference sharper than a solver's tolerance "
+    "could tell the two apart")
 
 _ZERO_ROW_R = (
     "equivalent since lp_feasible's rescaling was fixed (test_lp_feasible_is_not_rescaled_"
@@ -319,10 +339,11 @@ EQUIVALENT: dict = {
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_GtE", 26, 0):
         "equivalent: `res.status == 4` → `res.status >= 4`; scipy's linprog statuses are "
         "0–4 (an unrecognised HiGHS status is mapped to 4), so ≥ 4 is == 4",
-    ("assumption4", "lp_feasible", "core/NumberReplacer", 56, 31):
-        "equivalent: the `else` value is c only when every h_i = 0, and then ĥ = ldexp(0, "
-        "r − c) = 0 whatever c (−1 or 0), and c is read nowhere else (the fixed code returns "
-        "True before the rescaling there: θ = 0 is feasible)",
+    **{("assumption4", "lp_feasible", "core/NumberReplacer", 56, occ):
+       "equivalent: the `else` value is c only when every h_i = 0, and then ĥ = ldexp(0, "
+       "r − c) = 0 whatever c (0, or the mutants' −1 or 1), and c is read nowhere else (the "
+       "fixed code returns True before the rescaling there: θ = 0 is feasible)"
+       for occ in (30, 31)},
     ("assumption4", "assumption4_lp", "core/NumberReplacer", 152, 89):
         "equivalent: `norms[:, 0]` → `norms[:, -1]`; norms is (n, 1) (keepdims=True), so "
         "both index its only column",
@@ -354,9 +375,10 @@ EQUIVALENT: dict = {
         "θ' = 2θ, θ free and the cost zero, so the feasible sets map onto each other with "
         "the same row activities and bounds (what HiGHS's tolerances measure); only the "
         "status is read",
-    ("convex", "nar_program", "core/ReplaceBinaryOperator_Mul_Div", 236, 16):
-        "equivalent: `v * y * cu` → `v / y * cu` with y checked to be exactly ±1 "
-        "(check_Xy): v/1 = v·1 and v/(−1) = v·(−1) = −v exactly in floating point",
+    **{("convex", "nar_program", "core/ReplaceBinaryOperator_Mul_Div", 236, occ):
+       "equivalent: `v * y * c` → `v / y * c` with y checked to be exactly ±1 "
+       "(check_Xy): v/1 = v·1 and v/(−1) = v·(−1) = −v exactly in floating point"
+       for occ in (13, 16)},
     **{("convex", "_eq8_features", op, 80, occ):
        "equivalent: `y > 0` → `y > -1` or `y >= 0`; its three calls (solve_eq8's two, "
        "eq8_kernel_dual's) pass y after _eq8_args, whose check_Xy makes it exactly ±1, and "
@@ -367,16 +389,8 @@ EQUIVALENT: dict = {
         "largest row norm is 1) and no row is the origin, so yyᵀ∘K has a diagonal entry "
         "(1 + α²)·1 ≥ 1 and its largest eigenvalue is at least 1; max(λ_max, c) = λ_max for "
         "c = 1e-300 or 1.0",
-    ("convex", "eq8_kernel_dual", "core/ReplaceBinaryOperator_Mul_Pow", 165, 9):
-        "equivalent: the floor under which eigenvalues of yyᵀ∘K leave its factor L, "
-        "1e-12·λmax → 1e-12^λmax.  λmax ≥ 1 (X at unit scale, no row the origin: a diagonal "
-        "entry (1 + α²)‖x‖² = 1 + α² ≥ 1), so the mutant's floor is ≤ 1e-12 ≤ the "
-        "original's, and it keeps in addition only eigenvalues in (1e-12^λmax, 1e-12 λmax]: "
-        "the dual's quadratic ½‖Lᵀμ‖² changes by at most 1e-12 λmax ‖μ‖², 1e-12 relative, "
-        "four decades below the solvers' tolerances; and what eq8_kernel_dual returns is "
-        "re-derived from G and h, not from L (polish's exact KKT pair, or the solver's pair "
-        "re-checked against G and h), so no reference sharper than a solver's tolerance "
-        "could tell the two apart",
+    **{("convex", "eq8_kernel_dual", op, 165, 9): _EIG_FLOOR
+       for op in ("core/ReplaceBinaryOperator_Mul_Pow", "core/ReplaceBinaryOperator_Mul_Div")},
     ("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 235, 2):
         "equivalent: `side_w > 0` → `side_w >= 0` on the sides _check_pattern returns, "
         "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0",
