@@ -382,15 +382,19 @@ def test_qp_kkt_report_distance_is_the_duality_gap_at_the_clipped_multipliers():
                                             rel=1e-15)
 
 
-def test_kkt_certificate_multipliers_minimise_the_documented_objective():
+@pytest.mark.parametrize("W, X", [
+    (np.array([[1.0, 0.9], [-0.5, 0.1]]), np.array([[1.0, 0.0], [0.6, 0.8]])),
+    (np.array([[1.0, 0.9], [0.0, 0.1]]), np.array([[1.0, 0.0], [0.6, 0.8]])),  # u·x1 = 0
+])
+def test_kkt_certificate_multipliers_minimise_the_documented_objective(W, X):
     """The multipliers minimise, over λ ≥ 0, ‖W − Σ_i λ_i ∇q_i(W)‖² + Σ_i (λ_i (q_i − 1)/‖W‖)²
     at the normalised W (min_i q_i = 1), as documented.  Reference: that objective built from
     its definition (∇_w q_i = v y_i σ'(w·x_i) x_i, ∇_u q_i = −v y_i σ'(u·x_i) x_i) and
     minimised by trying every support of λ (least squares on it, kept if λ ≥ 0; exact for
-    two points).  A W that is not a KKT direction (stationarity ~0.3), ‖W‖ ≈ 1.25 after
-    normalising, so the weight of the complementarity rows matters."""
-    X, y, alpha = np.array([[1.0, 0.0], [0.6, 0.8]]), np.array([1.0, 1.0]), 0.3
-    W = np.array([[1.0, 0.9], [-0.5, 0.1]])
+    two points).  W that are not KKT directions (stationarity ~0.3), ‖W‖ > 1 after
+    normalising, so the weight of the complementarity rows matters; in the second, u·x1 = 0
+    exactly, where σ'(0) = α (documented convention) enters ∇_u q_1."""
+    y, alpha = np.array([1.0, 1.0]), 0.3
     Wn = W / np.linalg.norm(W)
     Z = Wn @ X.T
     S = np.where(Z > 0, 1.0, alpha)
@@ -513,3 +517,21 @@ def test_qp_kkt_report_feasibility_of_a_strictly_feasible_theta_is_zero():
     when every row holds strictly: G = I, h = (1, 2), θ = (2, 3), slacks (1, 1)."""
     rep = kkt.qp_kkt_report(np.array([2.0, 3.0]), np.eye(2), np.array([1.0, 2.0]), np.zeros(2))
     assert rep.feasibility == 0.0
+
+
+def test_assumption4_holds_at_a_slack_equal_to_the_margin():
+    """``holds`` means every slack ≥ margin, the bound included: the antipodal pair ±e1 has
+    slacks exactly 1 (asserted), so it holds at margin = 1."""
+    X, y = [[1.0, 0.0], [-1.0, 0.0]], [1, -1]
+    assert np.all(assumption4.assumption4_lp(X, y).slack == 1.0)  # the premise
+    assert assumption4.assumption4_lp(X, y, margin=1.0).holds
+
+
+def test_assumption4_witness_is_one_on_the_other_class_of_the_points_as_given():
+    """The witness z has min z·x_i = 1 over the other class of the points as given (not their
+    unit rows): X_L with its rows scaled by 1, 3 and 2 fails at the positive 3e2 (as X_L at
+    e2), and min over the negative class {−2e1} of z·x is 1."""
+    X = X_L * np.array([[1.0], [3.0], [2.0]])
+    res = assumption4.assumption4_lp(X, Y_L)
+    assert not res.holds and res.witness_index == 1
+    assert np.min(X[Y_L == -1.0] @ res.witness) == pytest.approx(1.0, rel=1e-12)

@@ -251,6 +251,19 @@ KILLED_BY: dict = {
         "a status-2 slack LP is a violation only with a z strictly positive on x_j (test_"
         "assumption4_status_2_needs_a_z_strictly_positive_on_the_point, z·x_j = 0): "
         "`> -1` takes z·x_j = 0 for a violation",
+    ("assumption4", "_a4_slack", "core/NumberReplacer", 109, 54):
+        "the stationarity allowance is 1e-7 (Σ|a| + 1) max|A| (test_assumption4_stationarity_"
+        "allowance_scales_with_the_multipliers_and_rows: a residual at 1.1 of it is "
+        "refused): the mutant's (Σ|a| + 2) max|A| lets it through",
+    ("assumption4", "assumption4_lp", "core/ReplaceComparisonOperator_GtE_Gt", 171, 0):
+        "holds means every slack ≥ margin, the bound included (test_assumption4_holds_at_a_"
+        "slack_equal_to_the_margin: ±e1, slacks exactly 1, margin 1): `>` fails it; the "
+        "claims use the default margin 1e-7, never met exactly",
+    ("assumption4", "assumption4_lp", "core/ReplaceBinaryOperator_Mul_Div", 176, 11):
+        "the witness is 1 on the other class of the points as given (test_assumption4_"
+        "witness_is_one_on_the_other_class_of_the_points_as_given, rows scaled by 1, 3, 2): "
+        "`X / norms` normalises it against rows divided by their norm twice; the claims' "
+        "rows are unit rows, where the two agree",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -302,6 +315,14 @@ KILLED_BY: dict = {
         "strictly_feasible_theta_is_zero): `max(−slack, −1)` makes it negative there; the "
         "claims' answers have active rows (slack 0, where the max is 0 either way), and a "
         "negative value still passes ok()",
+    ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 250, 0):
+        "σ'(0) = α, as documented (test_kkt_certificate_multipliers_minimise_the_documented_"
+        "objective, its case with u·x1 = 0 exactly: the multipliers against the objective "
+        "built with that convention): `Z >= 0` takes σ'(0) = 1; the claims' W have no "
+        "pre-activation exactly 0",
+    ("kkt", "kkt_certificate", "core/NumberReplacer", 253, 99):
+        "a min margin of exactly 0 is refused by name, rule and value (test_kkt_certificate_"
+        "refuses_a_margin_of_exactly_zero): `q.min() > -1` lets it through to a division by 0",
     ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 253, 1):
         "a min margin of exactly 0 (w = u, N_W ≡ 0) is refused by name, rule and value "
         "(test_kkt_certificate_refuses_a_margin_of_exactly_zero): `q.min() >= 0` lets it "
@@ -310,9 +331,10 @@ KILLED_BY: dict = {
 
 _EIG_FLOOR = (
     "equivalent: the floor under which eigenvalues of yyᵀ∘K leave its factor L, "
-    "1e-12·λmax → 1e-12^λmax or 1e-12/λmax.  λmax ≥ 1 (X at unit scale, no row the "
-    "origin: a diagonal entry (1 + α²)‖x‖² = 1 + α² ≥ 1), so the mutant's floor is "
-    "≤ 1e-12 ≤ the original's, and it keeps in addition only eigenvalues ≤ 1e-12 λmax: "
+    "`evals > 1e-12·λmax` → `> 1e-12^λmax`, `> 1e-12/λmax` or `>= 1e-12·λmax`.  λmax ≥ 1 "
+    "(X at unit scale, no row the origin: a diagonal entry (1 + α²)‖x‖² = 1 + α² ≥ 1), so "
+    "the mutant's floor is ≤ 1e-12 λmax, and it keeps in addition only eigenvalues "
+    "≤ 1e-12 λmax: "
     "the dual's quadratic ½‖Lᵀμ‖² changes by at most 1e-12 λmax ‖μ‖², 1e-12 relative, "
     "four decades below the solvers' tolerances; and what eq8_kernel_dual returns is "
     "re-derived from G and h, not from L (polish's exact KKT pair, or the solver's pair "
@@ -389,8 +411,10 @@ EQUIVALENT: dict = {
         "largest row norm is 1) and no row is the origin, so yyᵀ∘K has a diagonal entry "
         "(1 + α²)·1 ≥ 1 and its largest eigenvalue is at least 1; max(λ_max, c) = λ_max for "
         "c = 1e-300 or 1.0",
-    **{("convex", "eq8_kernel_dual", op, 165, 9): _EIG_FLOOR
-       for op in ("core/ReplaceBinaryOperator_Mul_Pow", "core/ReplaceBinaryOperator_Mul_Div")},
+    **{("convex", "eq8_kernel_dual", op, 165, occ): _EIG_FLOOR
+       for op, occ in (("core/ReplaceBinaryOperator_Mul_Pow", 9),
+                       ("core/ReplaceBinaryOperator_Mul_Div", 9),
+                       ("core/ReplaceComparisonOperator_Gt_GtE", 1))},
     ("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 235, 2):
         "equivalent: `side_w > 0` → `side_w >= 0` on the sides _check_pattern returns, "
         "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0",
@@ -410,11 +434,15 @@ EQUIVALENT: dict = {
         "equivalent: the stand-in largest entry of a zero row, 1.0 → 2.0: the row is 0, so "
         "X_in/top is 0 and its norm top·0 = 0 either way, and a zero norm is replaced by 1 "
         "before dividing, leaving the row 0",
-    ("kkt", "kkt_certificate", "core/NumberReplacer", 274, 119):
-        "equivalent: `max(0, 1 − min q)` → `max(−1, 1 − min q)`: q has just been divided by "
-        "γ = q.min(), so its argmin is γ/γ = 1.0 exactly (IEEE division) and every other "
-        "q_i/γ ≥ 1 (q_i ≥ γ and correctly rounded division is monotone); 1 − q.min() is "
-        "then exactly 0, and max(c, 0) = 0 for c = 0 or −1",
+    **{("kkt", "kkt_certificate", "core/NumberReplacer", 274, occ):
+       "equivalent: `max(0, 1 − min q)` → `max(−1, 1 − min q)` or `max(0, 0 − min q)`: q "
+       "has just been divided by γ = q.min(), so its argmin is γ/γ = 1.0 exactly (IEEE "
+       "division) and every other q_i/γ ≥ 1 (q_i ≥ γ and correctly rounded division is "
+       "monotone); min q is exactly 1, so both the original and the mutants give 0"
+       for occ in (119, 121)},
+    ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Mul_Div", 252, 11):
+        "equivalent: `v * sgn` → `v / sgn` with sgn = np.repeat([1.0, -1.0], k), exactly "
+        "±1: v/1 = v·1 and v/(−1) = −v exactly",
     ("assumption4", "assumption4_lp", "core/NumberReplacer", 159, 97):
         "equivalent: the one-class message's `y[0]` → `y[-1]`; it is reached only when "
         "every label equals y[0], so y[-1] is the same label",
