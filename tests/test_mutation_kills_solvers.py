@@ -535,3 +535,14 @@ def test_assumption4_witness_is_one_on_the_other_class_of_the_points_as_given():
     res = assumption4.assumption4_lp(X, Y_L)
     assert not res.holds and res.witness_index == 1
     assert np.min(X[Y_L == -1.0] @ res.witness) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_nar_program_defaults_to_one_neuron_per_type():
+    """``k`` defaults to 1 (documented): W has 2k = 2 rows.  The docstring's example at
+    k = 1: X = ±1, pattern (1, α) and (α, 1), α = 1/2: W = (w, u) with w = −u, and
+    N(x1) = w − αu = 1 at the optimum of ½(w² + u²) gives w = 2/3."""
+    from linteach import convex
+
+    W = convex.nar_program([[1.0], [-1.0]], [1, -1], 0.5, [1, 0.5], [0.5, 1])
+    assert W.shape == (2, 1)
+    np.testing.assert_allclose(W.ravel(), [2.0 / 3.0, -2.0 / 3.0], atol=1e-9)

@@ -264,6 +264,10 @@ KILLED_BY: dict = {
         "witness_is_one_on_the_other_class_of_the_points_as_given, rows scaled by 1, 3, 2): "
         "`X / norms` normalises it against rows divided by their norm twice; the claims' "
         "rows are unit rows, where the two agree",
+    ("assumption4", "_a4_slack", "core/ReplaceBinaryOperator_Add_Mul", 112, 3):
+        "the duality-gap allowance is 1e-7 (1 + |z·x_j|) (test_assumption4_duality_gap_"
+        "allowance_is_inclusive: a gap of ≈ 2e-7 at |z·x_j| ≈ 1 passes): the mutant's "
+        "1e-7 (1·|z·x_j|) ≈ 1e-7 refuses it",
     ("assumption4", "highs", "core/ReplaceComparisonOperator_Eq_LtE", 26, 0):
         "the interior-point method runs only after the simplex ends with status 4, as "
         "documented (test_highs_runs_the_interior_point_method_only_after_status_4, which "
@@ -299,6 +303,9 @@ KILLED_BY: dict = {
     ("convex", "nar_program", "core/ReplaceBinaryOperator_Mul_Div", 189, 12):
         "nar_program's k, v and solver are keyword-only (test_nar_program_k_is_keyword_"
         "only): every claim and kit call passes them by keyword",
+    ("convex", "nar_program", "core/NumberReplacer", 189, 42):
+        "k defaults to 1 (test_nar_program_defaults_to_one_neuron_per_type: W (2, 1) and the "
+        "optimum w = −u = 2/3 derived by hand): every claim and kit call passes k",
     ("kkt", "kkt_certificate", "core/ReplaceBinaryOperator_Div_Mul", 264, 10):
         "the multipliers minimise the documented objective, complementarity rows weighted "
         "(q_i − 1)/‖W‖ (test_kkt_certificate_multipliers_minimise_the_documented_objective: "
@@ -446,6 +453,9 @@ EQUIVALENT: dict = {
     ("assumption4", "assumption4_lp", "core/NumberReplacer", 159, 97):
         "equivalent: the one-class message's `y[0]` → `y[-1]`; it is reached only when "
         "every label equals y[0], so y[-1] is the same label",
+    ("assumption4", "assumption4_lp", "core/NumberReplacer", 151, 86):
+        "equivalent: the stand-in for a zero norm, 1.0 → 2.0, divides only rows whose norm "
+        "is 0, i.e. zero rows, and 0/1 = 0/2 = 0",
     ("assumption4", "_a4_slack", "core/ReplaceComparisonOperator_NotEq_Gt", 106, 4):
         "equivalent: `res.status != 0` → `res.status > 0`; scipy's linprog maps every HiGHS "
         "outcome to a status in 0–4 (an unrecognised one to 4), never a negative one",
