@@ -546,3 +546,10 @@ def test_nar_program_defaults_to_one_neuron_per_type():
     W = convex.nar_program([[1.0], [-1.0]], [1, -1], 0.5, [1, 0.5], [0.5, 1])
     assert W.shape == (2, 1)
     np.testing.assert_allclose(W.ravel(), [2.0 / 3.0, -2.0 / 3.0], atol=1e-9)
+
+
+def test_lp_feasible_refuses_a_one_dimensional_G_by_its_axis_count():
+    """A dense G of one axis is refused by check_array's rule, naming G, the rule (at least
+    2 axes) and the shape."""
+    with pytest.raises(ValueError, match=r"`G` must have at least 2 axes, got shape \(3,\)"):
+        assumption4.lp_feasible(np.ones(3), np.ones(3))

@@ -9,6 +9,10 @@ for each, in ``tests/test_mutation_kills_solvers.py``) and equivalence reasons, 
 KILLED_BY: dict = {
     # -- assumption4: lp_feasible's argument checks and rows that hold at θ = 0; the claims
     # hand it a 2-D G of the right shape and an h of all ones
+    ("assumption4", "lp_feasible", "core/NumberReplacer", 34, 3):
+        "a dense G of one axis is refused by check_array's rule, at least 2 axes (test_lp_"
+        "feasible_refuses_a_one_dimensional_G_by_its_axis_count): with min_ndim=1 it is "
+        "refused by the next check's message instead; the claims' G is always a matrix",
     ("assumption4", "lp_feasible", "core/ReplaceComparisonOperator_NotEq_Lt", 35, 0):
         "a dense G of three axes is refused by name, rule and shape (test_lp_feasible_refuses_"
         "a_three_dimensional_G): `G.ndim < 2` lets it through, and check_array already "
@@ -422,9 +426,10 @@ EQUIVALENT: dict = {
        for op, occ in (("core/ReplaceBinaryOperator_Mul_Pow", 9),
                        ("core/ReplaceBinaryOperator_Mul_Div", 9),
                        ("core/ReplaceComparisonOperator_Gt_GtE", 1))},
-    ("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 235, 2):
-        "equivalent: `side_w > 0` → `side_w >= 0` on the sides _check_pattern returns, "
-        "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0",
+    **{("convex", "nar_program", op, 235, occ):
+       "equivalent: `side > 0` → `side >= 0` or `side > -1` on the sides _check_pattern "
+       "returns, exactly +1 or −1 (np.where(is_one, 1.0, -1.0)): all three are side = +1"
+       for op, occ in (("core/ReplaceComparisonOperator_Gt_GtE", 2), ("core/NumberReplacer", 55))},
     ("assumption4", "assumption4_lp", "core/ReplaceComparisonOperator_Gt_NotEq", 148, 4):
         "equivalent: `top > 0` → `top != 0`; top is a largest absolute value, ≥ 0, so both "
         "pick the non-zero rows",
