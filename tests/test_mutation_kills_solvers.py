@@ -553,3 +553,14 @@ def test_lp_feasible_refuses_a_one_dimensional_G_by_its_axis_count():
     2 axes) and the shape."""
     with pytest.raises(ValueError, match=r"`G` must have at least 2 axes, got shape \(3,\)"):
         assumption4.lp_feasible(np.ones(3), np.ones(3))
+
+
+def test_qp_kkt_report_feasibility_floor_of_one_for_short_rows():
+    """feasibility = max_i (h_i − G_iθ)⁺ / max(1, ‖G_i‖‖θ‖) (documented), evaluated from that
+    formula at a θ short enough that ‖G_i‖‖θ‖ < 1: G = I, h = (1, 1), θ = (0.1, 0.1), each
+    row short by 0.9 and divided by max(1, 0.1414…) = 1, so 0.9."""
+    G, h, theta = np.eye(2), np.ones(2), np.array([0.1, 0.1])
+    ref = max((h[i] - G[i] @ theta) / max(1.0, np.linalg.norm(G[i]) * np.linalg.norm(theta))
+              for i in range(2))
+    rep = kkt.qp_kkt_report(theta, G, h, np.zeros(2))
+    assert rep.feasibility == pytest.approx(ref, rel=1e-15) and ref == pytest.approx(0.9)

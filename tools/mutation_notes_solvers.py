@@ -334,6 +334,11 @@ KILLED_BY: dict = {
     ("kkt", "kkt_certificate", "core/NumberReplacer", 253, 99):
         "a min margin of exactly 0 is refused by name, rule and value (test_kkt_certificate_"
         "refuses_a_margin_of_exactly_zero): `q.min() > -1` lets it through to a division by 0",
+    ("kkt", "_report", "core/NumberReplacer", 133, 55):
+        "feasibility divides by max(1, ‖G_i‖‖θ‖), as documented (test_qp_kkt_report_"
+        "feasibility_floor_of_one_for_short_rows, θ with ‖G_i‖‖θ‖ ≈ 0.14, against the "
+        "formula): `max(0, …)` drops the floor; the claims' answers are feasible (or "
+        "‖G_i‖‖θ‖ ≥ 1), where the floor is invisible",
     ("kkt", "kkt_certificate", "core/ReplaceComparisonOperator_Gt_GtE", 253, 1):
         "a min margin of exactly 0 (w = u, N_W ≡ 0) is refused by name, rule and value "
         "(test_kkt_certificate_refuses_a_margin_of_exactly_zero): `q.min() >= 0` lets it "
@@ -429,7 +434,8 @@ EQUIVALENT: dict = {
     **{("convex", "nar_program", op, 235, occ):
        "equivalent: `side > 0` → `side >= 0` or `side > -1` on the sides _check_pattern "
        "returns, exactly +1 or −1 (np.where(is_one, 1.0, -1.0)): all three are side = +1"
-       for op, occ in (("core/ReplaceComparisonOperator_Gt_GtE", 2), ("core/NumberReplacer", 55))},
+       for op, occ in (("core/ReplaceComparisonOperator_Gt_GtE", 2), ("core/NumberReplacer", 55),
+                       ("core/NumberReplacer", 51))},
     ("assumption4", "assumption4_lp", "core/ReplaceComparisonOperator_Gt_NotEq", 148, 4):
         "equivalent: `top > 0` → `top != 0`; top is a largest absolute value, ≥ 0, so both "
         "pick the non-zero rows",
