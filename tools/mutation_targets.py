@@ -109,6 +109,11 @@ TARGETS = {
                ["tests/test_convex.py", "tests/test_assumption4.py",
                 "tests/test_mutation_kills_convex.py",
                 "tests/test_mutation_kills_solvers.py"]),
+    # lp_feasible as it is since the population pass of assumption4 (its rescaling was fixed
+    # after that pass judged it: five of the pass's mutants no longer apply), judged whole
+    "lp-feasible": ("linteach/assumption4.py", ["lp_feasible"], ["lem6.1", "thm6.2"],
+                    ["tests/test_mutation_kills_solvers.py", "tests/test_assumption4.py",
+                     "tests/test_convex.py", "tests/test_mutation_kills_convex.py"]),
     # -- the rest of the core numerics, not run yet (their functions were in no target) ----
     # judged by every claim (None) until a campaign shows which claims reach them
     "loss-checks": ("linteach/loss.py", ["_nan_free", "_log_norm", "_real"], None,
