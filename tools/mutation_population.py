@@ -96,6 +96,15 @@ def exec_until(cmd, *, cwd, env, seconds) -> bool:
     return True
 
 
+#: the recheck's note on a mutant whose line was rewritten since it was judged
+NO_LONGER_APPLIES = "the mutant no longer applies (its code changed)"
+
+
+def obsolete(row) -> bool:
+    """Whether the recheck found ``row``'s mutant gone from today's code."""
+    return row.get("recheck") == NO_LONGER_APPLIES
+
+
 def population_lines(out: Path, campaign: dict, equivalent):
     """The report's section on the population pass, and its survivors: per target, the
     mutants of the population, those the verify-first sample judged, those the pass judged
@@ -128,6 +137,8 @@ def population_lines(out: Path, campaign: dict, equivalent):
             "killed by verify (added since)")}
         since = n["killed by tests (added since)"] + n["killed by verify (added since)"]
         eq = sum(r["verdict"] == "survived" and bool(equivalent(t, r)) for r in rows)
+        gone = sum(r["verdict"] == "survived" and not equivalent(t, r) and obsolete(r)
+                   for r in rows)
         sample = campaign.get(t, {})
         open_sample = sum(r["verdict"] == "survived" and not equivalent(t, r)
                           for r in sample.get("mutants", []))
@@ -137,10 +148,12 @@ def population_lines(out: Path, campaign: dict, equivalent):
         whole = in_sample + judged + res.get("not_run", 0)
         lines.append(f"| {t} | {whole} | {in_sample} | {judged} "
                      f"| {n['killed by tests']} | {n['killed by verify']} | {other} | {since} "
-                     f"| {n['survived'] - eq} | {eq} "
+                     f"| {n['survived'] - eq - gone}"
+                     f"{f' (+{gone} that no longer apply)' if gone else ''} | {eq} "
                      f"| {res.get('not_run', 0) or ''}{' (stopped)' if res.get('not_run') else ''} |")
         for key, value in (("whole", whole), ("judged", judged + in_sample),
-                           ("open", n["survived"] - eq + open_sample),
+                           ("open", n["survived"] - eq - gone + open_sample),
+                           ("gone", gone),
                            ("not_run", res.get("not_run", 0))):
             total[key] += value
         survivors += [(t, r) for r in rows
@@ -159,6 +172,9 @@ def population_lines(out: Path, campaign: dict, equivalent):
     lines += ["", f"Over the targets of this table ({len(files)} with a population pass): "
               f"{total['judged']} of their {total['whole']} mutants judged (sample and pass), "
               f"{total['not_run']} not run; {total['open']} open (non-equivalent) survivors "
-              "among those judged (a mutant killed by a test written since is not open).  The "
+              "among those judged (a mutant killed by a test written since is not open)"
+              + (f"; {total['gone']} survivors whose line was rewritten since the pass no longer "
+                 "apply (today's code of their function is judged by a target of its own)"
+                 if total["gone"] else "") + ".  The "
               "targets not in this table were judged whole by their campaigns (above).", ""]
     return lines, survivors

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from mutation_notes import EQUIVALENT
+from mutation_population import NO_LONGER_APPLIES
 from mutation_targets import TARGETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +93,7 @@ def _recheck_file(target, path: Path, population: bool, killed_too: bool) -> Non
         patch = "\n".join(r["diff"].splitlines()[1:]) + "\n"  # drop cosmic-ray's header
         applied = _apply(patch, work)
         if applied.returncode:
-            r["recheck"] = "the mutant no longer applies (its code changed)"
+            r["recheck"] = NO_LONGER_APPLIES
         else:
             judge = subprocess.run(
                 ["bash", str(ROOT / "tools" / "mutation_judge.sh"),
