@@ -564,3 +564,15 @@ def test_qp_kkt_report_feasibility_floor_of_one_for_short_rows():
               for i in range(2))
     rep = kkt.qp_kkt_report(theta, G, h, np.zeros(2))
     assert rep.feasibility == pytest.approx(ref, rel=1e-15) and ref == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("gap", [1.5e-7, 2e-7])
+def test_lp_feasible_scales_a_sparse_G_exactly_as_a_dense_one(gap):
+    """The sparse path (the programs of linteach.convex) brings every row to a largest entry
+    in [1/2, 1) by the same powers of two as the dense path, so HiGHS's absolute tolerance
+    means the same for both: θ ≥ 1 and θ ≤ 1 − gap, empty by a gap of a few tolerances, is
+    infeasible either way (a sparse row scaled by one more factor 2 than h is ties the gap
+    to a tolerance twice as loose and calls it feasible)."""
+    G, h = np.array([[1.0], [-1.0]]), np.array([1.0, -(1.0 - gap)])
+    assert assumption4.lp_feasible(G, h) is False
+    assert assumption4.lp_feasible(sp.csr_matrix(G), h) is False
