@@ -16,6 +16,14 @@ from tolerances import REFERENCE
 DPS = 50
 
 
+def _smoothed_reference(q_hat, log_norm) -> float:
+    """γ̃ = −log(e^{L_sum} − 1)/‖W‖ of the margins ‖W‖q̂ (Eq. 5, summed loss), in mpmath."""
+    with mp.workdps(DPS):
+        norm = mp.exp(mp.mpf(log_norm))
+        l_sum = mp.fsum(mp.log1p(mp.exp(-mp.mpf(float(v)) * norm)) for v in q_hat)
+        return float(-mp.log(mp.expm1(l_sum)) / norm)
+
+
 def _mp_logsumexp(row):
     """log Σ e^{a_i} of one row in mpmath: −inf entries are zeros of the sum, +inf wins."""
     if np.any(row == np.inf):
@@ -169,12 +177,8 @@ def test_smoothed_margin_past_the_far_switch_keeps_the_half_loss_term():
     log_norm = float(np.log(61.0))  # margins 30.5 to 30.506
     lead, rest, _ = loss.scaled_loss_terms(q_hat, log_norm)
     assert lead > 0  # the far (split) form
-    with mp.workdps(DPS):
-        norm = mp.exp(mp.mpf(log_norm))
-        l_sum = mp.fsum(mp.log1p(mp.exp(-mp.mpf(float(v)) * norm)) for v in q_hat)
-        want = float(-mp.log(mp.expm1(l_sum)) / norm)
-    np.testing.assert_allclose(loss.smoothed_margin_scaled(lead, rest, log_norm), want,
-                               rtol=REFERENCE)
+    np.testing.assert_allclose(loss.smoothed_margin_scaled(lead, rest, log_norm),
+                               _smoothed_reference(q_hat, log_norm), rtol=REFERENCE)
 
 # -- bounds._direct: Theorem 4.1's constants by their formulas ---------------------------------
 #: arguments with no 1 among R_x, v, k, η, ‖w*‖ (where a wrong power is invisible), c large
@@ -275,12 +279,8 @@ def test_smoothed_margin_of_a_near_run_is_the_definition(log_norm):
     q_hat = np.array([0.1, -0.2, 0.3])
     lead, rest, _ = loss.scaled_loss_terms(q_hat, log_norm)
     assert lead == 0.0
-    with mp.workdps(DPS):
-        norm = mp.exp(mp.mpf(log_norm))
-        l_sum = mp.fsum(mp.log1p(mp.exp(-mp.mpf(float(v)) * norm)) for v in q_hat)
-        want = float(-mp.log(mp.expm1(l_sum)) / norm)
-    np.testing.assert_allclose(loss.smoothed_margin_scaled(lead, rest, log_norm), want,
-                               rtol=REFERENCE)
+    np.testing.assert_allclose(loss.smoothed_margin_scaled(lead, rest, log_norm),
+                               _smoothed_reference(q_hat, log_norm), rtol=REFERENCE)
 
 
 @pytest.mark.parametrize("q_hat, log_norm, match", [

@@ -264,6 +264,21 @@ def test_assumption4_of_rows_whose_norms_overflow_is_that_of_their_directions():
     assert big.holds == small.holds
 
 
+def _slack_lp_ends_in(monkeypatch, status):
+    """HiGHS made to end X_L's slack LP of its positive e2 (max z·(−e2)) in ``status`` and
+    its feasibility LP to return z = (1, −1/2), positive on e2."""
+    real = assumption4.highs
+
+    def patched(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        if np.any(c) and len(b_ub) == 2 and np.array_equal(c, [0.0, 1.0]):  # max z·(−e2)
+            res.status = status
+        elif not np.any(c) and len(b_ub) == 1 and np.array_equal(A_ub, [[-1.0, 0.0]]):
+            res.x = np.array([1.0, -0.5])
+        return res
+    monkeypatch.setattr(assumption4, "highs", patched)
+
+
 def test_assumption4_status_2_with_a_z_positive_on_the_point_is_a_strict_violation(monkeypatch):
     """A z with z·x_i ≥ 1 on the other class and z·x_j > 0 witnesses a violation at j by
     itself, whatever HiGHS said of the slack LP.  X_L's positive e2 (other class −e1,
@@ -271,16 +286,7 @@ def test_assumption4_status_2_with_a_z_positive_on_the_point_is_a_strict_violati
     feasibility LP to return z = (1, −1/2), so z·(−e2) = 1/2 ∈ (0, 1]: slack −1 (the
     documented value of a strict violation), failing at j = 1 with the witness −z = (−1, 1/2)
     in the points' own signs: 1 on the negative −e1, 1/2 > 0 on e2."""
-    real = assumption4.highs
-
-    def patched(c, A_ub, b_ub):
-        res = real(c, A_ub, b_ub)
-        if np.any(c) and len(b_ub) == 2 and np.array_equal(c, [0.0, 1.0]):  # max z·(−e2)
-            res.status = 2
-        elif not np.any(c) and len(b_ub) == 1 and np.array_equal(A_ub, [[-1.0, 0.0]]):
-            res.x = np.array([1.0, -0.5])
-        return res
-    monkeypatch.setattr(assumption4, "highs", patched)
+    _slack_lp_ends_in(monkeypatch, 2)
     res = assumption4.assumption4_lp(X_L, Y_L)
     assert res.slack[1] == -1.0 and not res.holds and res.witness_index == 1
     np.testing.assert_allclose(res.witness, [-1.0, 0.5], rtol=1e-15)
@@ -421,16 +427,7 @@ def test_assumption4_a_slack_lp_of_status_4_is_undecided(monkeypatch):
     LP; one that ends in status 4 ("numerical difficulties", after the interior-point
     retry) leaves the point undecided, a SolverError, even where the feasibility LP would
     return a z positive on x_j (X_L's positive e2, z = (1, −1/2))."""
-    real = assumption4.highs
-
-    def patched(c, A_ub, b_ub):
-        res = real(c, A_ub, b_ub)
-        if np.any(c) and len(b_ub) == 2 and np.array_equal(c, [0.0, 1.0]):  # max z·(−e2)
-            res.status = 4
-        elif not np.any(c) and len(b_ub) == 1 and np.array_equal(A_ub, [[-1.0, 0.0]]):
-            res.x = np.array([1.0, -0.5])
-        return res
-    monkeypatch.setattr(assumption4, "highs", patched)
+    _slack_lp_ends_in(monkeypatch, 4)
     with pytest.raises(SolverError, match="HiGHS status 4"):
         assumption4.assumption4_lp(X_L, Y_L)
 
