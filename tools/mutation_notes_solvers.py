@@ -163,6 +163,16 @@ EQUIVALENT.update({
         "binds only for ĥ_i < −2^99 (h_i < 0; the positive ĥ are ≤ 1 after the scale c), and "
         "either capped value is below −1e20, HiGHS's infinite bound, so the row is free "
         "either way (and holds at every θ, as it did before the cap)",
+    _LPF + ("core/NumberReplacer", 62, 31):
+        "equivalent: the cap 2^99 for 2^100, as for the cap 2^101: either capped value is "
+        "below −1e20 (−2^98 at least in magnitude), HiGHS's infinite bound, so the row is free",
+    _LPF + ("core/NumberReplacer", 50, 21):
+        "equivalent: the stand-in 0.0 for 1.0 gives a zero row exponent 0 for −1, read only "
+        "for that row, whose G stays zero and whose bound stays ≤ 0 (as for the stand-in 2.0)",
+    _LPF + ("core/ReplaceComparisonOperator_Eq_LtE", 45, 1):
+        "equivalent: `top == 0` → `top <= 0` for top, the largest |G_ij| of a row: never "
+        "negative, and never NaN (a dense G is checked finite; the sparse programs of "
+        "linteach.convex are built from checked data)",
     _LPF + ("core/ReplaceComparisonOperator_Eq_LtE", 66, 2):
         "equivalent: `res.status == 0` → `res.status <= 0`; scipy's linprog reports statuses "
         "0–4 only, never a negative one",
