@@ -51,7 +51,7 @@ shell: $(STAMP)
 
 ## fast, deterministic suite (hypothesis profile "dev"); slow tests run in `make verify`
 test: $(STAMP)
-	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 80 s on 2 idle cores)"
+	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 83 s on 2 idle cores)"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow" -n 2
 
 test-slow: $(STAMP)
@@ -73,7 +73,7 @@ verify-claims: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
 	@echo "[verify 1/3] every claim, standard budget, seed $(SEED), one worker per core" \
-	      "-> build/claims.json, build/claims.md (about 80 s on 2 idle cores)"
+	      "-> build/claims.json, build/claims.md (about 83 s on 2 idle cores)"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
 	@echo "[verify 2/3] the fresh report against the committed docs/claims.json (1 s)"
