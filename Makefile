@@ -73,7 +73,7 @@ verify-claims: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
 	@echo "[verify 1/3] every claim, standard budget, seed $(SEED), one worker per core" \
-	      "-> build/claims.json, build/claims.md (about 83 s on 2 idle cores)"
+	      "-> build/claims.json, build/claims.md (about 80 s on 2 idle cores)"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
 	@echo "[verify 2/3] the fresh report against the committed docs/claims.json (1 s)"
