@@ -18,27 +18,10 @@ from linteach import loss
 from linteach.bounds import ROUND_UP, sgd_update_bound
 
 mp = pytest.importorskip("mpmath")
+from mp_reference import thm41_constants  # noqa: E402  (needs mpmath)
 
 
 # -- §3.4, §3.6: T_exact, and the chain T_exact ≤ B² + B√C + C < M ---------------------------
-def _constants_mp(n, eps, R_x, R_0, alpha, k, eta, v, w):
-    """§3.4 and §3.6's formulas, term by term, in 60-digit arithmetic."""
-    with mp.workdps(60):
-        n, eps, R_x, R_0, alpha, k, eta, v, w = map(mp.mpf, (n, eps, R_x, R_0, alpha, k, eta,
-                                                          v, w))
-        A = 1 + 2 * k * eta * v**2 * R_x**2 * n
-        eps0 = eps / A
-        a = 2 * k * eta * v * alpha * -mp.expm1(-eps0) / n
-        b = w * mp.sqrt(4 * k**2 * eta**2 * v**2 * R_x**2 + 4 * k * eta)
-        c = 4 * k * R_0 * w
-        T = ((b + mp.sqrt(b**2 + 4 * a * c)) / (2 * a)) ** 2
-        F = (eps + A) / eps
-        P = n * w * mp.sqrt(R_x**2 / alpha**2 + 1 / (k * eta * v**2 * alpha**2))
-        S = 2 * n * R_0 * w / (eta * v * alpha)
-        return dict(T=T, B=b / a, C=c / a, F=F, P=P, S=S,
-                    M=P**2 * F**2 + P * mp.sqrt(S) * F**1.5 + S * F)
-
-
 SETTINGS = dict(n=st.integers(1, 10**6), eps=st.floats(1e-9, 5.0), R_x=st.floats(1e-3, 1e3),
                 R_0=st.floats(0.0, 1e3), alpha=st.floats(1e-3, 0.999), k=st.integers(1, 10**4),
                 eta=st.floats(1e-5, 10.0), v=st.floats(1e-2, 1e2), w=st.floats(1e-2, 1e4))
@@ -48,7 +31,7 @@ SETTINGS = dict(n=st.integers(1, 10**6), eps=st.floats(1e-9, 5.0), R_x=st.floats
 def test_T_exact_and_M_are_never_below_the_exact_root(n, eps, R_x, R_0, alpha, k, eta, v, w):
     bd = sgd_update_bound(n, eps, R_x=R_x, R_0=R_0, alpha=alpha, k=k, eta=eta, v=v,
                           w_star_norm=w)
-    ref = _constants_mp(n, eps, R_x, R_0, alpha, k, eta, v, w)
+    ref = thm41_constants(n, eps, R_x, R_0, alpha, k, eta, v, w)
     with mp.workdps(60):
         assert ref["T"] <= mp.mpf(bd.T_exact) <= ref["T"] * (1 + 2 * mp.mpf(ROUND_UP))
         assert ref["T"] <= mp.mpf(bd.M)
@@ -58,7 +41,7 @@ def test_T_exact_and_M_are_never_below_the_exact_root(n, eps, R_x, R_0, alpha, k
 @given(**SETTINGS)
 def test_the_page_derivation_of_M_holds_step_by_step(n, eps, R_x, R_0, alpha, k, eta, v, w):
     """§3.6: T ≤ B² + B√C + C (middle coefficient 1), B < P·F_ε, C ≤ S·F_ε (= 0 iff R_0 = 0)."""
-    ref = _constants_mp(n, eps, R_x, R_0, alpha, k, eta, v, w)
+    ref = thm41_constants(n, eps, R_x, R_0, alpha, k, eta, v, w)
     B, C, F = ref["B"], ref["C"], ref["F"]
     with mp.workdps(60):
         assert ref["T"] <= B**2 + B * mp.sqrt(C) + C
@@ -173,7 +156,7 @@ def test_a_tiny_initial_norm_gives_the_bound_of_R0_zero_instead_of_an_error(R_0)
     accepted and the theorem holds for every R_0 ≥ 0; T_exact is continuous in R_0."""
     kw = dict(n=1, eps=1.0, R_x=1.0, alpha=0.5, k=1, eta=1.0, v=1.25, w_star_norm=0.25)
     bd, zero = sgd_update_bound(R_0=R_0, **kw), sgd_update_bound(R_0=0.0, **kw)
-    ref = _constants_mp(kw["n"], kw["eps"], kw["R_x"], R_0, kw["alpha"], kw["k"], kw["eta"],
+    ref = thm41_constants(kw["n"], kw["eps"], kw["R_x"], R_0, kw["alpha"], kw["k"], kw["eta"],
                         kw["v"], kw["w_star_norm"])
     with mp.workdps(60):
         assert ref["T"] <= mp.mpf(bd.T_exact) and ref["T"] <= mp.mpf(bd.M)

@@ -10,6 +10,7 @@ import pytest
 
 from linteach import bounds, loss
 from linteach.bounds import ROUND_UP, sgd_update_bound
+from mp_reference import thm41_constants
 from tolerances import REFERENCE
 
 #: working precision of the mpmath references (far beyond float64's 16 digits)
@@ -190,22 +191,10 @@ BOUND_CASES = [
          w_star_norm=20.0)]
 
 
-def _mp_bound(n, eps, R_x, R_0, alpha, k, eta, v, w_star_norm):
-    """docs/math.md §3.4 and §3.6's constants, written from the page, in mpmath."""
-    with mp.workdps(DPS):
-        n, eps, R_x, R_0, al, k, eta, v, w = map(mp.mpf, (n, eps, R_x, R_0, alpha, k, eta, v,
-                                                        w_star_norm))
-        A = 1 + 2 * v**2 * R_x**2 * eta * k * n
-        eps0 = eps / A
-        a = 2 * k * eta * v * al * (1 - mp.exp(-eps0)) / n
-        b = w * mp.sqrt(4 * k**2 * eta**2 * v**2 * R_x**2 + 4 * k * eta)
-        c = 4 * k * R_0 * w
-        T = ((b + mp.sqrt(b**2 + 4 * a * c)) / (2 * a)) ** 2
-        F = (eps + A) / eps
-        P = n * w * mp.sqrt(R_x**2 / al**2 + 1 / (k * eta * v**2 * al**2))
-        S = 2 * n * R_0 * w / (eta * v * al)
-        M = P**2 * F**2 + P * mp.sqrt(S) * F ** mp.mpf(1.5) + S * F
-        return [float(x) for x in (eps0, a, b, c, T, M)]
+def _mp_bound(**case):
+    """ε0, a, b, c, T_exact and M by the page's formulas (tests/mp_reference.py), in floats."""
+    ref = thm41_constants(**case)
+    return [float(ref[key]) for key in ("eps0", "a", "b", "c", "T", "M")]
 
 
 @pytest.mark.parametrize("case", BOUND_CASES)
