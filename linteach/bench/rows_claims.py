@@ -73,14 +73,17 @@ def every_claim(*, budget: str, cases=None, timeout: float = 7200.0) -> list:
     return rows
 
 
+def cell(value) -> str:
+    """A table cell of the campaign rows: – for no value, a float to 3 significant digits."""
+    return "–" if value is None else f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
 def section(rows) -> list:
     """Markdown lines of the C4 rows of a bench document (for ``docs/scale.md``)."""
     rows = [r for r in rows if str(r["id"]).startswith("C4 ")]
     if not rows:
         return []
 
-    def cell(value):
-        return "–" if value is None else f"{value:.3g}" if isinstance(value, float) else str(value)
     loads = {r["id"].split("(", 1)[1].rstrip(")"): r.get("detail", {}).get(
         "load average at the end") for r in rows}
     out = ["Rows C4 ran with the 1-, 5- and 15-minute load averages at their end: "
