@@ -12,6 +12,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ._check import check_array, check_real, float_guard
+from ._scale import pow2
 from .errors import SolverError
 from .kkt import check_Xy
 
@@ -99,6 +100,17 @@ class Assumption4Result:
                 f"n={self.slack.size}{where})")
 
 
+def _unit_min(z, A, e):
+    """``z / min_i z·x_i`` over the rows ``x_i = A_i·2^e_i`` (``z·x_i > 0``), the minimum
+    taken on mantissas and exponents: rows whose norms overflow float64 still answer, and
+    only a witness that itself leaves float64 is an error."""
+    m, k = np.frexp(A @ z)
+    k = k + e
+    i = np.lexsort((m, k))[0]                            # the smallest m_i·2^k_i, m_i ∈ [½, 1)
+    with float_guard("the Assumption 4 witness for `X` leaves float64"):
+        return np.ldexp(z / m[i], -k[i])
+
+
 def _a4_slack(P, xj):
     """``(slack, z)`` of ``max z·x_j s.t. Pz ≥ 1, z·x_j ≤ 1``, with its dual re-checked."""
     A = np.vstack([-P, xj])
@@ -176,10 +188,8 @@ def assumption4_lp(X, y, *, margin=A4_MARGIN) -> Assumption4Result:
     holds = bool(slack[j] >= margin)
     witness = None
     if not holds:  # ≥ 1 on the other class of the points as given, signs unchanged
-        cls = -y[j]
-        # min_i z·x_i over the points as given, via unit rows (no overflow at any scale)
-        P_in = X[y == cls] * norms[y == cls]
-        with float_guard("the Assumption 4 witness for `X` leaves float64"):
-            witness = zs[j] / ((cls * P_in) @ (cls * zs[j])).min()
+        on = y == -y[j]
+        A, e = pow2(X_in[on], 1)                             # exact: rows ∈ [½, 1)
+        witness = _unit_min(zs[j], A, e[:, 0])
     return Assumption4Result(holds, witness, None if holds else j, slack,
                              empty[1.0], empty[-1.0], margin)

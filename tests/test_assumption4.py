@@ -23,3 +23,20 @@ def test_assumption4_is_decided_with_a_witness_on_flipped_label_sets(seed):
     j, z, U = res.witness_index, res.witness, unit_rows(X)
     assert np.min(U[y == -y[j]] @ z) >= 1 - 1e-9
     assert U[j] @ z >= -res.margin
+
+
+def test_the_witness_of_rows_whose_norms_overflow_is_that_of_the_rows_scaled_down():
+    """A failing Assumption 4 on rows whose norms all pass float64 (entries ~1.5e308) has a
+    representable witness: the witness of the same rows scaled by 2^-1000 (exact), scaled by
+    2^-1000 in turn (z·x_i is unchanged).  It used to be the error "the witness leaves
+    float64", because the minimum of z·x_i was taken on the rows rebuilt from their norms."""
+    X = np.array([[1.5e308, 1.5e308], [1.5e308, -1e308], [-1.5e308, -1.2e308]])
+    y = np.array([1.0, 1.0, -1.0])
+    with np.errstate(over="ignore"):  # the premise: every norm passes float64
+        assert not np.any(np.isfinite(np.linalg.norm(X, axis=1)))
+    big, small = convex.assumption4_lp(X, y), convex.assumption4_lp(X * 2.0**-1000, y)
+    assert not big.holds and big.witness_index == small.witness_index
+    np.testing.assert_array_equal(big.witness, np.ldexp(small.witness, -1000))
+    # its documented meaning on the points as given: min z·x_i = 1 on the other class
+    other = X[y == -y[big.witness_index]] * 2.0**-1000
+    np.testing.assert_allclose((other @ np.ldexp(big.witness, 1000)).min(), 1.0, rtol=1e-14)

@@ -114,35 +114,55 @@ TARGETS = {
     "lp-feasible": ("linteach/assumption4.py", ["lp_feasible"], ["lem6.1", "thm6.2"],
                     ["tests/test_mutation_kills_solvers.py", "tests/test_assumption4.py",
                      "tests/test_convex.py", "tests/test_mutation_kills_convex.py"]),
-    # -- the rest of the core numerics, not run yet (their functions were in no target) ----
-    # judged by every claim (None) until a campaign shows which claims reach them
-    "loss-checks": ("linteach/loss.py", ["_nan_free", "_log_norm", "_real"], None,
+    # -- the rest of the core numerics: the claims of each are those a profiled run of every
+    # claim at the quick budget showed calling its functions (tools/mutation_reach.py), the
+    # cheapest few that together reach every function some claim reaches; a function no
+    # claim calls is judged by its tests alone (listed per target)
+    # the argument checks of the loss terms (every trainer's claims call them)
+    "loss-checks": ("linteach/loss.py", ["_nan_free", "_log_norm", "_real"],
+                    ["odd-part", "thm4.1", "min2024"],
                     ["tests/test_loss.py", "tests/test_mutation_kills_formulas.py"]),
+    # Net's construction, init and loss (grad_output: eq6 only; slope: no claim)
     "network-rest": ("linteach/network.py",
                      ["Net.__post_init__", "Net.a", "Net.init", "Net._inputs", "Net.slope",
-                      "Net.loss", "Net.loss_and_grad", "Net.grad_output"], None,
+                      "Net.loss", "Net.loss_and_grad", "Net.grad_output"],
+                     ["appD.1", "odd-part", "thm4.1", "eq6"],
                      ["tests/test_network.py", "tests/test_mutation_kills_numerics.py"]),
+    # the log-space constants and potentials (teacher_weights: thm4.1 and appK; the rest,
+    # _from_logs, potential_F/G and invariant_bounds among them, no claim)
     "bounds-rest": ("linteach/bounds.py",
                     ["_log_one_minus_exp_neg", "_from_logs", "_range_error", "teacher_weights",
-                     "_W", "potential_F", "potential_G", "invariant_bounds"], None,
+                     "_W", "potential_F", "potential_G", "invariant_bounds"], ["thm4.1", "appK"],
                     ["tests/test_bounds.py", "tests/test_mutation_kills_formulas.py",
                      "tests/test_mutation_kills.py"]),
+    # the margins (relative_cluster_radius, max_within_type_angle and
+    # fraction_outside_linear_regime: no claim)
     "metrics-margins": ("linteach/metrics.py",
                         ["relative_cluster_radius", "max_within_type_angle",
                          "fraction_outside_linear_regime", "normalized_margin",
-                         "smoothed_margin"], None,
+                         "smoothed_margin"], ["odd-part", "thm4.1", "min2024"],
                         ["tests/test_metrics.py", "tests/test_mutation_kills.py"]),
+    # the QP checks and polish (QPReport.worst: thm4.1; KKTCertificate.holds: no claim)
     "kkt-rest": ("linteach/kkt.py", ["check_Xy", "_check_qp", "_row_norms", "polish",
                                      "_polish", "_check_W2k", "QPReport.ok", "QPReport.worst",
-                                     "KKTCertificate.holds"], None,
+                                     "KKTCertificate.holds"],
+                 ["odd-part", "thm4.1", "lem6.1", "min2024", "thm6.1"],
                  ["tests/test_mutation_kills_solvers.py", "tests/test_convex.py",
                   "tests/test_mutation_kills_numerics.py"]),
+    # the QP driver (_run, the cvxpy path: consistency, kou2023 and thm4.1)
     "qp-solve": ("linteach/qp.py", ["_installed", "_solvers", "_run", "_direct", "solve_qp",
-                                    "unit_scale", "rescaled"], None,
+                                    "unit_scale", "rescaled"],
+                 ["odd-part", "thm4.1", "consistency"],
                  ["tests/test_mutation_kills_solvers.py", "tests/test_convex.py",
                   "tests/test_mutation_kills_population.py"]),
+    # the teacher, Eq. 8's kernel and the pattern check
     "convex-rest": ("linteach/convex.py", ["max_margin_teacher", "_eq8_args", "eq8_kernel",
-                                           "_check_pattern"], None,
+                                           "_check_pattern"],
+                    ["thm4.1", "appJ", "consistency", "thm6.1"],
                     ["tests/test_mutation_kills_solvers.py", "tests/test_convex.py",
                      "tests/test_mutation_kills_convex.py"]),
+    # the failing case's witness, scaled by its exponents (written after the population pass
+    # of assumption4; lem6.1's flipped sets fail Assumption 4)
+    "a4-witness": ("linteach/assumption4.py", ["_unit_min"], ["lem6.1", "thm6.2"],
+                   ["tests/test_assumption4.py", "tests/test_mutation_kills_solvers.py"]),
 }
