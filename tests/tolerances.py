@@ -32,6 +32,12 @@ REFERENCE = 1e-14
 #: largest term (1e-14 ≈ 45 ε)
 REORDERED = 1e-14
 
+#: a value computed through its logarithm and exponentiated (Theorem 4.1's constants where
+#: their products leave float64): a log of magnitude ≤ 709 carries ≲ 4 roundings, so the
+#: value is off by ≲ 709·4·2^-53 ≈ 3e-13 relative (the bound ``linteach.bounds.ROUND_UP``
+#: allows for); 1e-12 leaves a margin
+LOG_SPACE = 1e-12
+
 #: a closed form or algebraic identity evaluated two ways (ℓ against ``log1p(e^{−q})``, the
 #: log-space loss sum against the mean, Eq. 3 written two ways, a bound's formula by hand):
 #: ≲ 100 operations of condition ≲ 10, so ≲ 1e-13; 1e-12 (≈ 4500 ε) leaves a margin.  Also the

@@ -133,8 +133,8 @@ TARGETS = {
     "bounds-rest": ("linteach/bounds.py",
                     ["_log_one_minus_exp_neg", "_from_logs", "_range_error", "teacher_weights",
                      "_W", "potential_F", "potential_G", "invariant_bounds"], ["thm4.1", "appK"],
-                    ["tests/test_bounds.py", "tests/test_mutation_kills_formulas.py",
-                     "tests/test_mutation_kills.py"]),
+                    ["tests/test_mutation_kills_bounds.py", "tests/test_bounds.py",
+                     "tests/test_mutation_kills_formulas.py", "tests/test_mutation_kills.py"]),
     # the margins (relative_cluster_radius, max_within_type_angle and
     # fraction_outside_linear_regime: no claim)
     "metrics-margins": ("linteach/metrics.py",
