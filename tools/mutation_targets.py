@@ -127,7 +127,8 @@ TARGETS = {
                      ["Net.__post_init__", "Net.a", "Net.init", "Net._inputs", "Net.slope",
                       "Net.loss", "Net.loss_and_grad", "Net.grad_output"],
                      ["appD.1", "odd-part", "thm4.1", "eq6"],
-                     ["tests/test_network.py", "tests/test_mutation_kills_numerics.py"]),
+                     ["tests/test_mutation_kills_network.py", "tests/test_network.py",
+                      "tests/test_mutation_kills_numerics.py"]),
     # the log-space constants and potentials (teacher_weights: thm4.1 and appK; the rest,
     # _from_logs, potential_F/G and invariant_bounds among them, no claim)
     "bounds-rest": ("linteach/bounds.py",
