@@ -121,7 +121,8 @@ TARGETS = {
     # the argument checks of the loss terms (every trainer's claims call them)
     "loss-checks": ("linteach/loss.py", ["_nan_free", "_log_norm", "_real"],
                     ["odd-part", "thm4.1", "min2024"],
-                    ["tests/test_loss.py", "tests/test_mutation_kills_formulas.py"]),
+                    ["tests/test_mutation_kills_checks.py", "tests/test_loss.py",
+                     "tests/test_mutation_kills_formulas.py"]),
     # Net's construction, init and loss (grad_output: eq6 only; slope: no claim)
     "network-rest": ("linteach/network.py",
                      ["Net.__post_init__", "Net.a", "Net.init", "Net._inputs", "Net.slope",
@@ -148,8 +149,8 @@ TARGETS = {
                                      "_polish", "_check_W2k", "QPReport.ok", "QPReport.worst",
                                      "KKTCertificate.holds"],
                  ["odd-part", "thm4.1", "lem6.1", "min2024", "thm6.1"],
-                 ["tests/test_mutation_kills_solvers.py", "tests/test_convex.py",
-                  "tests/test_mutation_kills_numerics.py"]),
+                 ["tests/test_mutation_kills_checks.py", "tests/test_mutation_kills_solvers.py",
+                  "tests/test_convex.py", "tests/test_mutation_kills_numerics.py"]),
     # the QP driver (_run, the cvxpy path: consistency, kou2023 and thm4.1)
     "qp-solve": ("linteach/qp.py", ["_installed", "_solvers", "_run", "_direct", "solve_qp",
                                     "unit_scale", "rescaled"],
