@@ -143,7 +143,8 @@ TARGETS = {
                         ["relative_cluster_radius", "max_within_type_angle",
                          "fraction_outside_linear_regime", "normalized_margin",
                          "smoothed_margin"], ["odd-part", "thm4.1", "min2024"],
-                        ["tests/test_metrics.py", "tests/test_mutation_kills.py"]),
+                        ["tests/test_mutation_kills_metrics.py", "tests/test_metrics.py",
+                         "tests/test_mutation_kills.py"]),
     # the QP checks and polish (QPReport.worst: thm4.1; KKTCertificate.holds: no claim)
     "kkt-rest": ("linteach/kkt.py", ["check_Xy", "_check_qp", "_row_norms", "polish",
                                      "_polish", "_check_W2k", "QPReport.ok", "QPReport.worst",
