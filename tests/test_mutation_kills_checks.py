@@ -39,6 +39,15 @@ def test_arrays_of_objects_strings_and_complex_numbers_are_a_type_error(q, dtype
         loss.ell(q)
 
 
+@pytest.mark.parametrize("q, kind", [("1.5", "str"), (b"1", "bytes"), (None, "NoneType")])
+def test_a_string_or_none_is_not_array_like_of_real_numbers(q, kind):
+    """A string (even one that parses as a number), bytes and None are refused before numpy
+    sees them, with the type's name (not numpy's dtype for them)."""
+    with pytest.raises(TypeError, match=re.escape(f"`q` must be array-like of real numbers, "
+                                                  f"got {kind}")):
+        loss.ell(q)
+
+
 def test_empty_margins_give_an_empty_loss_and_nan_is_refused_in_arrays():
     """No margin, no loss term (an empty array passes the NaN check); a NaN anywhere in an
     array of margins, of one entry or more, is a ValueError naming q."""

@@ -1,0 +1,79 @@
+"""The survivors of the population passes over the targets written last (loss-checks,
+network-rest, bounds-rest, metrics-margins, kkt-rest, qp-solve, convex-rest, a4-witness):
+kill reasons (the test written for each, in ``tests/test_mutation_kills_checks.py`` and the
+other ``tests/test_mutation_kills_*.py`` files named) and equivalence reasons, keyed like
+:mod:`mutation_notes`: (target, function, operator, line[, occurrence]); merged into
+:data:`mutation_notes_population.KILLED_BY_POPULATION` and
+:data:`mutation_notes_population.EQUIVALENT_POPULATION`.
+"""
+
+_CLAIMS_WELL_FORMED = "; the claims only hand it float arrays of the right shape"
+_DTYPE_ORDER = ("equivalent: numpy orders dtypes by safe casting (`a < b`: a casts safely to b "
+                "and differs), and no dtype but {d} casts safely to {d}, so `{op}` holds for "
+                "{d} alone, as `==` does")
+_NDIM = ("equivalent: an array has ndim ≥ 0, and an Integral input is a 0-d array, so "
+         "`arr.ndim {op} 0` is `arr.ndim == 0` wherever the rest of the condition holds")
+
+EQUIVALENT: dict = {
+    ("loss-checks", "_real", "core/ReplaceBinaryOperator_Mul_Div", 48, 0):
+        "equivalent: `*` → `/` in the signature of a private function: every caller passes "
+        "min_ndim and nan_check by keyword, which a positional-only marker allows as well",
+    ("loss-checks", "_real", "core/ReplaceComparisonOperator_Eq_LtE", 68, 4):
+        _DTYPE_ORDER.format(d="bool", op="<="),
+    ("loss-checks", "_real", "core/ReplaceComparisonOperator_Eq_GtE", 65, 2):
+        "equivalent: numpy orders dtypes by safe casting (`a >= b`: b casts safely to a), "
+        "and object casts safely to no dtype but object, so `arr.dtype >= object` holds for "
+        "object alone, as `==` does",
+    ("loss-checks", "_real", "core/ReplaceComparisonOperator_Eq_LtE", 65, 3):
+        _NDIM.format(op="<="),
+    ("loss-checks", "_real", "core/ReplaceComparisonOperator_Eq_GtE", 65, 3):
+        _NDIM.format(op=">="),
+    ("loss-checks", "_real", "core/ReplaceComparisonOperator_Eq_LtE", 74, 5):
+        "equivalent: a length is never negative, so `shape[-1] <= 0` is `shape[-1] == 0`",
+    ("loss-checks", "_log_norm", "core/ReplaceComparisonOperator_Eq_GtE", 43, 1):
+        "equivalent: no float exceeds +inf, so `log_norm >= inf` is `log_norm == inf`",
+    ("loss-checks", "_real", "core/ReplaceOrWithAnd", 51, 0):
+        "equivalent (a fast path lost): with `and` no scalar takes the float fast path, and "
+        "the general one gives a 0-d float64 array of the same value, NaN refused the same "
+        "way; every caller feeds it to numpy functions that return the same scalar for it",
+}
+
+KILLED_BY: dict = {
+    **{("loss-checks", "_real", op, 65, occ):
+       "an integer past float64 is a ValueError giving its digits, and integer and boolean "
+       "margins are their float values (test_an_integer_past_float64_is_a_value_error_giving_"
+       "its_digits, test_integer_and_boolean_margins_are_their_float_values)"
+       + _CLAIMS_WELL_FORMED
+       for op, occ in (("core/ReplaceComparisonOperator_Eq_NotEq", 2),
+                       ("core/ReplaceComparisonOperator_Eq_NotEq", 3),
+                       ("core/ReplaceComparisonOperator_Eq_Lt", 2),
+                       ("core/ReplaceComparisonOperator_Eq_Lt", 3),
+                       ("core/ReplaceComparisonOperator_Eq_LtE", 2),
+                       ("core/ReplaceComparisonOperator_Eq_Gt", 2),
+                       ("core/ReplaceComparisonOperator_Eq_Gt", 3),
+                       ("core/AddNot", 7), ("core/ReplaceAndWithOr", 3),
+                       ("core/ReplaceAndWithOr", 4), ("core/NumberReplacer", 4),
+                       ("core/NumberReplacer", 5))},
+    **{("loss-checks", "_real", op, line, occ):
+       "object, string and complex arrays are a TypeError naming the dtype, booleans are "
+       "accepted (test_arrays_of_objects_strings_and_complex_numbers_are_a_type_error, "
+       "test_integer_and_boolean_margins_are_their_float_values)" + _CLAIMS_WELL_FORMED
+       for op, line, occ in (("core/ReplaceComparisonOperator_Eq_NotEq", 68, 4),
+                             ("core/ReplaceComparisonOperator_Eq_Lt", 68, 4),
+                             ("core/ReplaceComparisonOperator_Eq_Gt", 68, 4),
+                             ("core/ReplaceComparisonOperator_Eq_GtE", 68, 4),
+                             ("core/ReplaceOrWithAnd", 69, 3))},
+    **{("loss-checks", "_nan_free", op, 34, occ):
+       "an empty array of margins passes the NaN check (test_empty_margins_give_an_empty_loss_"
+       "and_nan_is_refused_in_arrays): the mutant calls .item() on it" + _CLAIMS_WELL_FORMED
+       for op, occ in (("core/ReplaceComparisonOperator_Eq_Lt", 0),
+                       ("core/ReplaceComparisonOperator_Eq_LtE", 0),
+                       ("core/NumberReplacer", 1))},
+    ("loss-checks", "_real", "core/ReplaceTrueWithFalse", 48, 0):
+        "NaN in an array of margins is refused by default (test_empty_margins_give_an_empty_"
+        "loss_and_nan_is_refused_in_arrays)" + _CLAIMS_WELL_FORMED,
+    ("loss-checks", "_real", "core/ReplaceOrWithAnd", 58, 1):
+        "a string, bytes or None is refused by its type's name (test_a_string_or_none_is_not_"
+        "array_like_of_real_numbers): the mutant lets numpy make a dtype of it"
+        + _CLAIMS_WELL_FORMED,
+}
