@@ -114,3 +114,78 @@ def test_polish_measures_slack_relative_to_the_row_norm_times_theta():
     assert out is not None
     np.testing.assert_array_equal(out[0], [1000.0])
     np.testing.assert_array_equal(out[1], [1000.0])
+
+
+@pytest.mark.parametrize("X, y, message", [
+    (np.ones((2, 3, 2)), np.ones(3), "`X` must be 2-D (n, d), got shape (2, 3, 2)"),
+    (np.ones((3, 2)), np.ones((2, 3)), "`y` must be 1-D (n,) here, got shape (2, 3)")])
+def test_one_data_set_is_a_matrix_and_a_vector_of_labels(X, y, message):
+    """The certificates take one data set: X (n, d) and y (n,), nothing batched."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        kkt.kkt_certificate(np.ones((2, 2)), X, y, alpha=0.5)
+
+
+@pytest.mark.parametrize("W, message", [
+    (np.ones((3, 2)), "`W` must be 2-D with an even number 2k of rows (w neurons, then u "
+                      "neurons), got shape (3, 2)"),
+    (np.ones((2, 2, 2)), "`W` must be 2-D with an even number 2k of rows"),
+    (np.ones((2, 3)), "`W` has input dimension 3 but `X` has d = 2"),
+    (np.zeros((2, 2)), "`W` must not be all zeros (its direction is undefined)")])
+def test_kkt_certificate_takes_one_nonzero_network_of_the_data_s_dimension(W, message):
+    """(P)'s certificate is of one W (2k, d), k ≥ 1, d that of X, and a direction (W ≠ 0)."""
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match=re.escape(message)):
+        kkt.kkt_certificate(W, X, y, alpha=0.5)
+
+
+def test_a_certificate_holds_up_to_tol_in_each_residual_and_not_past_it():
+    """holds(tol): stationarity, complementarity and feasibility each ≤ tol (tol included);
+    twice tol in any one fails."""
+    base = dict(lam=np.ones(2), stationarity=0.0, complementarity=0.0, feasibility=0.0,
+                gamma=1.0, n_kinks=0)
+    for name in ("stationarity", "complementarity", "feasibility"):
+        for tol in (KKT_TOL, 1e-3):
+            assert kkt.KKTCertificate(**{**base, name: tol}).holds(tol)
+            assert not kkt.KKTCertificate(**{**base, name: 2 * tol}).holds(tol)
+        assert not kkt.KKTCertificate(**{**base, name: 2 * KKT_TOL}).holds()
+
+
+def test_the_report_of_a_sparse_program_equals_that_of_the_dense_one():
+    """Row norms of a sparse G (√ of the summed squares) and of a dense one agree, so the
+    report of one program given either way is the same: G rows (3, 4) and (0, 2), θ feasible
+    with slack, μ off by a little."""
+    from scipy.sparse import csr_matrix
+    G = np.array([[3.0, 4.0], [0.0, 2.0]])
+    theta, h, mu = np.array([0.3, 0.2]), np.array([1.0, 0.3]), np.array([0.1, 0.02])
+    dense = kkt.qp_kkt_report(theta, G, h, mu)
+    sparse = kkt.qp_kkt_report(theta, csr_matrix(G), h, mu)
+    for name in ("feasibility", "dual_feasibility", "stationarity", "complementarity",
+                 "distance"):
+        assert getattr(sparse, name) == pytest.approx(getattr(dense, name), rel=1e-15)
+    # dual feasibility scales a negative μ_i by ‖G_i‖ (5 for the first row): (0.1)·5/‖θ‖
+    neg = kkt.qp_kkt_report(theta, csr_matrix(G), h, np.array([-0.1, 0.0]))
+    assert neg.dual_feasibility == pytest.approx(0.5 / np.linalg.norm(theta), rel=1e-15)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((np.ones((2, 1)), np.ones((2, 2)), np.ones(2), np.ones(2)),
+     "`theta` must be 1-D (m,), got shape (2, 1)"),
+    ((np.ones(2), np.ones((2, 2, 2)), np.ones(2), np.ones(2)),
+     "`G` must be 2-D (p, m), got shape (2, 2, 2)"),
+    ((np.ones(2), np.ones((3, 2)), np.ones(2), np.ones(3)),
+     "`h` must have shape (p,) = (3,), got (2,)"),
+    ((np.ones(2), np.ones((3, 2)), np.ones(3), np.ones(2)),
+     "`mu` must have shape (p,) = (3,), got (2,)")])
+def test_a_mis_shaped_program_is_named_argument_by_argument(args, message):
+    """θ (m,), G (p, m), h (p,), μ (p,): each wrong shape is named with the rule."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        kkt.qp_kkt_report(*args)
+
+
+def test_a_sparse_g_with_an_infinite_entry_is_refused():
+    """A sparse G must have finite entries, as a dense one must."""
+    from scipy.sparse import csr_matrix
+    G = csr_matrix(np.array([[np.inf, 0.0], [0.0, 1.0]]))
+    with pytest.raises(ValueError, match=re.escape("`G` (sparse) must be 2-D with finite "
+                                                   "entries")):
+        kkt.qp_kkt_report(np.ones(2), G, np.ones(2), np.ones(2))

@@ -36,6 +36,23 @@ EQUIVALENT: dict = {
         "equivalent (a fast path lost): with `and` no scalar takes the float fast path, and "
         "the general one gives a 0-d float64 array of the same value, NaN refused the same "
         "way; every caller feeds it to numpy functions that return the same scalar for it",
+    ("kkt-rest", "_polish", "core/ReplaceBinaryOperator_Mul_Add", 167, 7):
+        "equivalent in practice, not in principle: NNLS (Lawson–Hanson) moves one index into "
+        "its passive set per outer iteration, so it needs about as many iterations as the "
+        "answer has positive multipliers, at most p = active.size, and 50 + p runs out only "
+        "if more than 50 indices leave the set again.  300 random programs of polish's shape "
+        "(p from 30 to 200 rows, m from 5 to 60 columns) all finished within 50 + p, while "
+        "p/2 failed 76 of them; no instance that tells 50 + p from 50p is known",
+    ("kkt-rest", "_polish", "core/ReplaceComparisonOperator_Lt_NotEq", 159, 0):
+        "equivalent: a size is never negative, so `0 != size <= 20m` is `0 < size <= 20m`",
+    ("kkt-rest", "_check_W2k", "core/ReplaceComparisonOperator_NotEq_Gt", 283, 7):
+        "equivalent: check_array(..., min_ndim=2) on the line before refuses fewer than two "
+        "axes, so `W.ndim > 2` is `W.ndim != 2` here",
+    ("kkt-rest", "_check_qp", "core/ReplaceComparisonOperator_NotEq_Gt", 58, 2):
+        "equivalent: check_array's default min_ndim=1 refuses a 0-d θ, so `theta.ndim > 1` is "
+        "`theta.ndim != 1` here",
+    ("kkt-rest", "_check_qp", "core/NumberReplacer", 68, 33):
+        "equivalent: θ is 1-D by the check above, so its last axis is its first",
 }
 
 KILLED_BY: dict = {
