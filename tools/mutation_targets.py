@@ -156,14 +156,14 @@ TARGETS = {
     "qp-solve": ("linteach/qp.py", ["_installed", "_solvers", "_run", "_direct", "solve_qp",
                                     "unit_scale", "rescaled"],
                  ["odd-part", "thm4.1", "consistency"],
-                 ["tests/test_mutation_kills_solvers.py", "tests/test_convex.py",
-                  "tests/test_mutation_kills_population.py"]),
+                 ["tests/test_mutation_kills_qp.py", "tests/test_mutation_kills_solvers.py",
+                  "tests/test_convex.py", "tests/test_mutation_kills_population.py"]),
     # the teacher, Eq. 8's kernel and the pattern check
     "convex-rest": ("linteach/convex.py", ["max_margin_teacher", "_eq8_args", "eq8_kernel",
                                            "_check_pattern"],
                     ["thm4.1", "appJ", "consistency", "thm6.1"],
-                    ["tests/test_mutation_kills_solvers.py", "tests/test_convex.py",
-                     "tests/test_mutation_kills_convex.py"]),
+                    ["tests/test_mutation_kills_qp.py", "tests/test_mutation_kills_solvers.py",
+                     "tests/test_convex.py", "tests/test_mutation_kills_convex.py"]),
     # the failing case's witness, scaled by its exponents (written after the population pass
     # of assumption4; lem6.1's flipped sets fail Assumption 4)
     "a4-witness": ("linteach/assumption4.py", ["_unit_min"], ["lem6.1", "thm6.2"],
