@@ -116,3 +116,24 @@ def test_net_loss_is_the_mean_logistic_loss_of_the_margins():
     want = np.mean(np.log1p(np.exp(-net.margins(W, X, y))))
     assert net.loss(W, X, y) == pytest.approx(want, rel=ULPS * 10)
     assert net.loss_and_grad(W, X, y)[0] == pytest.approx(want, rel=ULPS * 10)
+
+
+def test_labels_passed_with_points_are_checked_as_labels():
+    """Net.margins validates y as labels in {−1, +1} (not as any array of numbers)."""
+    net = lt.Net(k=1)
+    with pytest.raises(ValueError, match=re.escape("`y` must contain only -1 and +1, got")):
+        net.margins(np.ones((2, 2)), np.ones((2, 2)), np.array([1.0, 2.0]))
+
+
+def test_a_net_has_at_least_one_neuron_of_each_type():
+    """k ≥ 1 (k = 0 would leave no network), named with the rule."""
+    with pytest.raises(ValueError, match=re.escape("`k` must be >= 1, got 0")):
+        lt.Net(k=0)
+    assert lt.Net(k=1).k == 1
+
+
+def test_init_takes_scale_and_rng_by_keyword_only():
+    """scale and rng are keyword-only (a positional 1.0 cannot be read as the wrong one)."""
+    net = lt.Net(k=1)
+    with pytest.raises(TypeError):
+        net.init(3, 1.0, 0)

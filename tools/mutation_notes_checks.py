@@ -53,6 +53,10 @@ EQUIVALENT: dict = {
         "`theta.ndim != 1` here",
     ("kkt-rest", "_check_qp", "core/NumberReplacer", 68, 33):
         "equivalent: θ is 1-D by the check above, so its last axis is its first",
+    ("network-rest", "Net.__post_init__", "core/ReplaceFalseWithTrue", 72, 0):
+        "equivalent through the public API: the read-only flag guards Net's private `_a`, "
+        "which no method hands out (Net.a builds a fresh array), so nothing outside the "
+        "class can write to it either way",
 }
 
 KILLED_BY: dict = {
