@@ -189,3 +189,11 @@ def test_a_sparse_g_with_an_infinite_entry_is_refused():
     with pytest.raises(ValueError, match=re.escape("`G` (sparse) must be 2-D with finite "
                                                    "entries")):
         kkt.qp_kkt_report(np.ones(2), G, np.ones(2), np.ones(2))
+
+
+def test_a_one_dimensional_sparse_g_is_refused():
+    """scipy's sparse arrays can be 1-D (coo_array of a vector); G must be a matrix."""
+    from scipy.sparse import coo_array
+    with pytest.raises(ValueError, match=re.escape("`G` (sparse) must be 2-D with finite "
+                                                   "entries")):
+        kkt.qp_kkt_report(np.ones(2), coo_array(np.ones(2)), np.ones(1), np.ones(1))

@@ -57,6 +57,11 @@ EQUIVALENT: dict = {
         "equivalent through the public API: the read-only flag guards Net's private `_a`, "
         "which no method hands out (Net.a builds a fresh array), so nothing outside the "
         "class can write to it either way",
+    ("kkt-rest", "_check_qp", "core/NumberReplacer", 69, 37):
+        "equivalent: θ is 1-D by the check above, so its last axis is its first",
+    ("kkt-rest", "check_Xy", "core/ReplaceComparisonOperator_NotEq_Gt", 50, 1):
+        "equivalent: check_y refuses labels of fewer than one axis, so `y.ndim > 1` is "
+        "`y.ndim != 1` here",
 }
 
 KILLED_BY: dict = {
