@@ -4,7 +4,7 @@ own (``--workers 0``: in-process) under a profiler that records every function o
 ``linteach/`` it enters; a target's claims are then chosen from those that reach its
 functions, and a function no claim reaches is judged by its tests alone.
 
-    python tools/mutation_reach.py [CLAIM ...] [--out build/mutation-reach.json]
+    python tools/mutation_reach.py [CLAIM ...] [--out docs/mutation/reach/claims.json]
     python tools/mutation_reach.py --show TARGET ...     # per function, the claims reaching it
 """
 from __future__ import annotations
@@ -73,7 +73,7 @@ def reaching(reach: dict, file: str, function: str):
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("claims", nargs="*")
-    p.add_argument("--out", type=Path, default=ROOT / "build" / "mutation-reach.json")
+    p.add_argument("--out", type=Path, default=ROOT / "docs" / "mutation" / "reach" / "claims.json")
     p.add_argument("--one", help=argparse.SUPPRESS)
     p.add_argument("--show", nargs="+", metavar="TARGET")
     args = p.parse_args(argv)
@@ -95,3 +95,24 @@ def main(argv=None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def reach_lines(path: Path) -> list:
+    """The report's section on what the claims reach (from a stored measurement): per
+    target, its functions that no claim calls, whose mutants ``make verify`` cannot kill."""
+    if not path.exists():
+        return []
+    reach = json.loads(path.read_text())
+    lines = ["## What no claim reaches", "",
+             f"Measured by `python tools/mutation_reach.py` (every claim at the quick budget "
+             f"under a profiler; {len(reach)} claims).  The functions below are called by no "
+             "claim check: `make verify` cannot kill their mutants, so their tests are their "
+             "only judges (library functions for users and figures, or public wrappers of "
+             "the private functions the claims call).", ""]
+    for target, (file, functions, _only, _tests) in TARGETS.items():
+        if not functions or not file.startswith("linteach/"):  # the library is what is traced
+            continue
+        unreached = [f for f in functions if not reaching(reach, file, f)]
+        if unreached:
+            lines.append(f"- {target} ({file}): " + ", ".join(f"`{f}`" for f in unreached))
+    return lines + [""]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from mutation_notes import EQUIVALENT, KILLED_BY, NOTES
 from mutation_population import obsolete, population_lines
+from mutation_reach import reach_lines
 from mutation_targets import TARGETS
 
 
@@ -87,6 +88,7 @@ def report(out: Path, path: Path) -> None:
               "Where a campaign judged a random sample (or stopped early) the share is the "
               "sample's: an estimate for the target, with the sample size beside it.", ""]
     lines += pop_lines
+    lines += reach_lines(out / "reach" / "claims.json")
     if missed:
         lines += ["## What the claims miss", "",
                   "Mutants of the claim-judged targets that every claim run let PASS and only "
