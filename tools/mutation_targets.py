@@ -19,7 +19,8 @@ EXCLUDE = [r"core/ReplaceBinaryOperator_.*_(FloorDiv|Mod|RShift|LShift|BitOr|Bit
 #: target name -> (file, functions or None for the whole file, proofs_check --only ids or
 #: None for every claim, fast tests that judge it)
 TARGETS = {
-    "loss": ("linteach/loss.py", None, None, ["tests/test_loss.py"]),
+    # (loss.py has no whole-file target: loss-core, loss-scaled and loss-checks together
+    # name every one of its functions)
     # the loss as the trainers and the checks evaluate it: ℓ, g, log ℓ, the mean, log-sum-exp
     # and γ̃ (eq6: γ̃ and the late flow; min2024: g; thm4.1: ℓ along SGD)
     "loss-core": ("linteach/loss.py",
@@ -168,4 +169,27 @@ TARGETS = {
     # of assumption4; lem6.1's flipped sets fail Assumption 4)
     "a4-witness": ("linteach/assumption4.py", ["_unit_min"], ["lem6.1", "thm6.2"],
                    ["tests/test_assumption4.py", "tests/test_mutation_kills_solvers.py"]),
+    # -- defined after the last population passes, not run yet: the trainers' public
+    # wrappers, the kernels' sign and underflow helpers and the controls' kernel, the
+    # agreement patterns (NAR, PAR, n_diff) and the exact rescaling behind every metric;
+    # claims by tools/mutation_reach.py as above
+    "train-wrappers": ("linteach/train.py", ["sgd", "_euler", "gd", "gradient_flow"],
+                       ["odd-part", "thm4.1"],
+                       ["tests/test_train.py", "tests/test_mutation_kills_numerics.py"]),
+    # (_row_scaled and Kernel.sgd_update: no claim)
+    "kernels-rest": ("linteach/_kernels.py",
+                     ["_trusted", "underflow_free", "_row_scaled", "active", "Kernel.forward",
+                      "Kernel.backward", "Kernel.sgd_update", "kernel_for", "Fused.__init__",
+                      "Controlled.__init__", "Controlled._transformed", "Controlled.forward",
+                      "Controlled.backward", "Controlled.sgd_update"], ["odd-part", "thm4.1"],
+                     ["tests/test_kernels.py", "tests/test_mutation_kills_numerics.py",
+                      "tests/test_perf_equivalence.py"]),
+    # (Agreement.in_nar: no claim; Agreement.c: thm6.1 among the cheap ones)
+    "patterns": ("linteach/patterns.py",
+                 ["Agreement.in_nar", "Agreement.c", "_products", "agreement", "par_margins",
+                  "in_par", "par_fractions", "max_n_diff"], ["appD.1", "thm4.1", "thm6.1"],
+                 ["tests/test_metrics.py", "tests/test_mutation_kills.py"]),
+    "scale": ("linteach/_scale.py", None, ["appD.1", "odd-part", "lem6.1"],
+              ["tests/test_scale.py", "tests/test_metrics.py",
+               "tests/test_mutation_kills_metrics.py"]),
 }
