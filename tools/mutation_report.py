@@ -70,10 +70,14 @@ def report(out: Path, path: Path) -> None:
                      f"**{total['verify'] / total['competent']:.0%}** (of {total['competent']}) |")
     pop_lines, pop_survivors = population_lines(
         out, campaigns, lambda t, r: _lookup(EQUIVALENT, t, r))
-    missing = [t for t in TARGETS if not (out / f"{t}.json").exists()]
+    # a target with neither a campaign's mutants nor a population pass is not judged yet
+    missing = [t for t in TARGETS if not (out / f"{t}.json").exists()
+               or not campaigns.get(t, {}).get("mutants")
+               and not (out / "population" / f"{t}.json").exists()]
     if missing:
-        lines += ["", "Targets with no stored result (not run, or run before results were "
-                  "kept in `docs/mutation/`): " + ", ".join(missing) + "."]
+        lines += ["", "Targets not judged yet (no campaign and no population pass stored in "
+                  "`docs/mutation/`; their rows above count nothing): " + ", ".join(missing)
+                  + "."]
     lines += ["", "Judged by (a campaign on this shared machine judges with the claims that use "
               "the target, not all of them; `make mutate` without options uses every claim):", "",
               *judged]
