@@ -6,8 +6,9 @@
 # that does not PASS kills the mutant, so a killed mutant does not pay for the others.
 # --tests-first (the population pass): the fast tests first, the claims only for a mutant
 # the tests let through; the import check runs after the tests there (a mutant that does not
-# import fails them too), so a killed mutant does not pay for it.  No test file: the claims
-# alone.
+# import fails them too), and for a failing test run only when pytest reports a collection
+# error (otherwise it imported the package to collect them), so a killed mutant does not pay
+# for it.  No test file: the claims alone.
 tests_first=0; [ "$1" = "--tests-first" ] && { tests_first=1; shift; }
 claims=(); while [ "$1" != "--" ] && [ $# -gt 0 ]; do claims+=("$1"); shift; done; shift
 py="${MUTATE_PYTHON:-python}"
@@ -34,7 +35,10 @@ tests() {
     [ $# = 0 ] && return 0   # no test file: never the whole suite
     if ! HYPOTHESIS_PROFILE=dev "$py" -m pytest -x -q -m "not slow" -p no:cacheprovider "$@" \
             > tests.log 2>&1; then
-        [ $tests_first = 1 ] && imports
+        # pytest collected the test files (which import the package) unless it reports a
+        # collection error: only then can the mutant be one that does not import
+        [ $tests_first = 1 ] && grep -q -E "errors? during collection|ERROR collecting" tests.log \
+            && imports
         echo "KILLED-BY: tests"; tail -3 tests.log; exit 1
     fi
 }
