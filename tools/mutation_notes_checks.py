@@ -111,4 +111,20 @@ KILLED_BY: dict = {
         "a string, bytes or None is refused by its type's name (test_a_string_or_none_is_not_"
         "array_like_of_real_numbers): the mutant lets numpy make a dtype of it"
         + _CLAIMS_WELL_FORMED,
+    # -- network-rest: Net's argument checks; the claims build nets and call them correctly
+    ("network-rest", "Net.init", "core/ReplaceBinaryOperator_Mul_Div", 81, 0):
+        "scale and rng are keyword-only (test_init_takes_scale_and_rng_by_keyword_only)"
+        + _CLAIMS_WELL_FORMED,
+    ("network-rest", "Net._inputs", "core/ReplaceComparisonOperator_Eq_Gt", 98, 0):
+        "labels are checked as labels (test_labels_passed_with_points_are_checked_as_labels)"
+        + _CLAIMS_WELL_FORMED,
+    ("network-rest", "Net._inputs", "core/ReplaceUnaryOperator_USub_Not", 101, 5):
+        "the per-point message counts batched X's points (test_the_per_point_message_counts_"
+        "the_points_of_batched_x)" + _CLAIMS_WELL_FORMED,
+    ("network-rest", "Net.__post_init__", "core/NumberReplacer", 68, 13):
+        "k ≥ 1 (test_a_net_has_at_least_one_neuron_of_each_type)" + _CLAIMS_WELL_FORMED,
+    ("network-rest", "Net.__post_init__", "core/NumberReplacer", 70, 15):
+        "v > 0 (test_the_second_layer_magnitude_is_positive)" + _CLAIMS_WELL_FORMED,
+    ("network-rest", "Net.init", "core/NumberReplacer", 83, 17):
+        "d ≥ 1 (test_init_needs_at_least_one_input_dimension)" + _CLAIMS_WELL_FORMED,
 }
