@@ -79,11 +79,18 @@ def test_log_one_minus_exp_neg_is_its_definition(log_x):
     (dict(n=10**6, eps=1e-200, R_x=1.3, R_0=0.02, alpha=0.2, k=3, eta=0.07, v=0.6,
           w_star_norm=4.5), "T_exact", "overflows"),
     (dict(n=10**6, eps=1e-300, R_x=1.3, R_0=0.02, alpha=0.2, k=3, eta=10.0, v=60.0,
-          w_star_norm=4.5), "eps0", "underflows")])
+          w_star_norm=4.5), "eps0", "underflows"),
+    # a = 2kηvα(1 − e^{−ε0})/n below the normal range (η = 1e-300, v = 1e-10)
+    (dict(n=2, eps=0.5, R_x=1.0, R_0=0.1, alpha=0.5, k=1, eta=1e-300, v=1e-10,
+          w_star_norm=1.0), "a", "underflows"),
+    # c = 4kR_0‖w*‖ past float64 (only a subnormal or zero c is reported, R_0 → 0)
+    (dict(n=2, eps=0.5, R_x=1.0, R_0=1e308, alpha=0.5, k=1, eta=0.1, v=1.0,
+          w_star_norm=10.0), "c", "overflows")])
 def test_a_constant_past_float64_is_named_with_its_log_and_every_argument(case, name, where):
     """A constant that is not a normal float64 even through logarithms is a ValueError
-    naming it, the direction (ε0 = ε/A below the normal range underflows; T grows like
-    1/ε0² and overflows first at ε = 1e-200), its log and all nine arguments."""
+    naming it (the first of ε0, a, b, c, T_exact, M that is not), the direction (ε0 = ε/A
+    below the normal range underflows; T grows like 1/ε0² and overflows first at
+    ε = 1e-200), its log and all nine arguments."""
     with pytest.raises(ValueError) as err:
         sgd_update_bound(**case)
     msg = str(err.value)
@@ -131,9 +138,15 @@ def test_potential_F_names_d_of_both_and_refuses_run_axes_that_do_not_broadcast(
     with pytest.raises(ValueError, match=re.escape("`w_star` has d = 5 but `W` has input "
                                                    "dimension 3")):
         potential_F(W, np.ones(5))
+    with pytest.raises(ValueError, match=re.escape("`w_star` has d = 2 but `W` has input "
+                                                   "dimension 3")):
+        potential_F(W, np.ones(2))
     with pytest.raises(ValueError, match=re.escape("run axes of `W` (2,) and `w_star` (3,) "
                                                    "do not broadcast")):
         potential_F(W, np.ones((3, 3)))
+    with pytest.raises(ValueError, match=re.escape("run axes of `W` (2,) and `w_star` (2, 5) "
+                                                   "do not broadcast")):
+        potential_F(W, np.ones((2, 5, 3)))
     w_star = np.array([[0.5, -2.0, 1.5], [1.0, 0.25, -3.0]])
     got = potential_F(W * np.arange(1.0, 3.0)[:, None, None], w_star)
     np.testing.assert_array_equal(got, [0.0, 0.0])  # k copies of w* and of −w* cancel

@@ -71,6 +71,12 @@ EQUIVALENT: dict = {
     ("network-rest", "Net._inputs", "core/ReplaceComparisonOperator_Eq_GtE", 98, 0):
         "equivalent: the per-point arrays Net's methods pass are named `y` and `coef`, and "
         "of these only `y` is ≥ \"y\", so `name >= \"y\"` is `name == \"y\"`",
+    ("bounds-rest", "_range_error", "core/ReplaceComparisonOperator_Gt_GtE", 188, 3):
+        "equivalent: a range error is raised only for a log outside (log tiny, log max) ≈ "
+        "(−708.4, 709.8), never at log 0, so `>= 0` and `> 0` pick the same word",
+    ("bounds-rest", "invariant_bounds", "core/NumberReplacer", 255, 207):
+        "equivalent: an array has at least 0 axes, so min_ndim=−1 and min_ndim=0 refuse the "
+        "same (nothing)",
 }
 
 KILLED_BY: dict = {
