@@ -217,3 +217,56 @@ def test_polish_of_sixty_active_rows_in_three_columns_succeeds():
     out = kkt.polish(theta, G, G @ theta)
     assert out is not None
     np.testing.assert_allclose(out[0], theta, rtol=1e-12)
+
+
+@pytest.mark.parametrize("G, theta, h", [
+    # slack 0.5 against max(1, ‖G‖‖θ‖) = 1 (‖G‖ = 1000, ‖θ‖ = 1e-3): relative 0.5
+    (np.array([[1000.0]]), np.array([1e-3]), np.array([0.5])),
+    # slack 1.5e-3 against max(1, 0.5015) = 1: relative 1.5e-3, above every guess
+    (np.array([[1.0]]), np.array([0.5015]), np.array([0.5]))])
+def test_polish_guesses_nothing_active_past_the_largest_relative_slack(G, theta, h):
+    """The relative slack divides by max(1, ‖G_i‖‖θ‖) (a product, floored at 1): these
+    answers are off by more than the largest guess, 1e-3, so no active set is guessed and
+    polish returns None (the caller then re-checks the solver's own answer)."""
+    assert kkt.polish(theta, G, h) is None
+
+
+def test_polish_s_cap_grows_with_the_number_of_columns():
+    """20m rows for m columns: 40 copies of θ₁ + θ₂ ≥ 1 (m = 2) are polished, 41 are not."""
+    for p, ok in ((40, True), (41, False)):
+        G = np.ones((p, 2))
+        out = kkt.polish(np.array([0.5, 0.5]), G, np.ones(p))
+        assert (out is not None) == ok
+
+
+def test_polish_tries_the_next_guess_when_one_fails(monkeypatch):
+    """A guess whose NNLS fails (its iteration cap) is skipped, not the end: with the first
+    NNLS call made to fail, θ = 1 + 5e-10 against θ ≥ 1 (active at every guess) is still
+    polished, by the second guess, to θ = 1."""
+    real, calls = kkt.nnls, []
+
+    def failing_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("Maximum number of iterations reached.")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(kkt, "nnls", failing_once)
+    out = kkt.polish(np.array([1.0 + 5e-10]), np.array([[1.0]]), np.array([1.0]))
+    assert out is not None and out[0][0] == 1.0 and len(calls) == 2
+
+
+def test_a_multiplier_vector_longer_than_the_program_is_refused():
+    """μ (p,) exactly: a longer one is refused as a shorter one is."""
+    with pytest.raises(ValueError, match=re.escape("`mu` must have shape (p,) = (3,), got (4,)")):
+        kkt.qp_kkt_report(np.ones(2), np.ones((3, 2)), np.ones(3), np.ones(4))
+    with pytest.raises(ValueError, match=re.escape("`h` must have shape (p,) = (3,), got (4,)")):
+        kkt.qp_kkt_report(np.ones(2), np.ones((3, 2)), np.ones(4), np.ones(3))
+
+
+def test_a_one_dimensional_dense_g_or_w_is_refused_by_its_axis_count():
+    """A dense G and (P)'s W need two axes: check_array's rule names the count."""
+    with pytest.raises(ValueError, match=re.escape("`G` must have at least 2 axes")):
+        kkt.qp_kkt_report(np.ones(2), np.ones(2), np.ones(1), np.ones(1))
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match=re.escape("`W` must have at least 2 axes")):
+        kkt.kkt_certificate(np.ones(2), X, y, alpha=0.5)

@@ -105,3 +105,47 @@ def test_smoothed_margin_is_its_definition_on_both_sides_of_the_switch(e):
     W = np.ldexp(W0, e)
     want = _mp_smoothed([3.0 / 5.0, 4.0 / 5.0], np.log(5.0) + e * np.log(2.0))
     np.testing.assert_allclose(lt.smoothed_margin(net, W, X, y), want, rtol=REFERENCE)
+
+
+def _direct_smoothed(net, W, X, y):
+    """The direct formula γ̃ = smoothed_margin_from(log L_sum(q), log ‖W‖) of the margins."""
+    from linteach import loss
+    return loss.smoothed_margin_from(loss.log_sum_loss(net.margins(W, X, y)),
+                                     np.log(np.linalg.norm(W, axis=(-2, -1))))
+
+
+@pytest.mark.parametrize("e", [0, 1, 397])
+def test_smoothed_margin_is_the_direct_formula_bit_for_bit_up_to_2_to_the_400(e):
+    """Up to a scale exponent of 400 (W's direction times 2^e', |e'| ≤ 400, inclusive:
+    W₀·2^397 has e' = 400) γ̃ is the direct formula bit for bit, as the trainers evaluate
+    it; the split evaluation differs from it in the last bits there (checked: the premise),
+    for a batch of two runs as for one."""
+    net = lt.Net(k=1, alpha=0.25)
+    W0 = np.array([[3.0, 0.1], [0.2, 4.0]])
+    X, y = np.array([[1.0, 0.3], [0.7, 1.0], [0.1, -0.2]]), np.array([1.0, -1.0, 1.0])
+    W = np.ldexp(W0, e)
+    assert lt.smoothed_margin(net, W, X, y) == _direct_smoothed(net, W, X, y)
+    batch = np.stack([W, 2.0 * W if e < 397 else W])
+    np.testing.assert_array_equal(lt.smoothed_margin(net, batch, X, y),
+                                  _direct_smoothed(net, batch, X, y))
+    if e == 397:  # the premise: past the switch the split evaluation is another number
+        assert lt.smoothed_margin(net, 2.0 * W, X, y) != _direct_smoothed(net, 2.0 * W, X, y)
+
+
+@pytest.mark.parametrize("e", [-401, -450, -700])
+def test_smoothed_margin_of_a_tiny_w_is_its_definition(e):
+    """‖W‖ = 5·2^e far below 1: every margin is tiny, L_sum ≈ 2 log 2 and γ̃ ≈ −log 3/‖W‖,
+    a huge negative number set by log ‖W‖ (the split evaluation), against mpmath."""
+    net = lt.Net(k=1, alpha=0.25)
+    W0 = np.array([[3.0, 0.0], [0.0, 4.0]])
+    X, y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0])
+    want = _mp_smoothed([3.0 / 5.0, 4.0 / 5.0], np.log(5.0) + e * np.log(2.0))
+    np.testing.assert_allclose(lt.smoothed_margin(net, np.ldexp(W0, e), X, y), want,
+                               rtol=REFERENCE)
+
+
+def test_the_band_s_c_is_keyword_only():
+    """c is keyword-only in fraction_outside_linear_regime, as in linear_regime."""
+    W, X = np.array([[1.0, 0.5], [1.0, -0.5], [-1.0, 0.0], [-1.0, 0.0]]), np.ones((2, 2))
+    with pytest.raises(TypeError):
+        lt.fraction_outside_linear_regime(W, X, 2.0)

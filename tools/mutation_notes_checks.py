@@ -77,6 +77,20 @@ EQUIVALENT: dict = {
     ("bounds-rest", "invariant_bounds", "core/NumberReplacer", 255, 207):
         "equivalent: an array has at least 0 axes, so min_ndim=−1 and min_ndim=0 refuse the "
         "same (nothing)",
+    ("kkt-rest", "check_Xy", "core/ReplaceComparisonOperator_NotEq_Gt", 47, 0):
+        "equivalent: check_X refuses fewer than two axes, so `X.ndim > 2` is `X.ndim != 2`",
+    ("kkt-rest", "_check_qp", "core/ReplaceComparisonOperator_NotEq_Gt", 66, 4):
+        "equivalent: check_array(..., min_ndim=2) on the line before refuses fewer than two "
+        "axes, so `G.ndim > 2` is `G.ndim != 2` here",
+    ("kkt-rest", "_check_qp", "core/ReplaceContinueWithBreak", 74, 0):
+        "equivalent: `mu` is the last of the loop's two vectors, so leaving the loop at it "
+        "(break) and going on to the end (continue) are the same",
+    ("kkt-rest", "_polish", "core/NumberReplacer", 167, 77):
+        "equivalent in practice, as `50 + active.size` on the same line: NNLS needs about one "
+        "iteration per positive multiplier, far below 49 per active row",
+    ("metrics-margins", "relative_cluster_radius", "core/ReplaceComparisonOperator_Gt_NotEq",
+     72, 0):
+        "equivalent: the gap is a norm, never negative, so `gap != 0` is `gap > 0`",
 }
 
 KILLED_BY: dict = {
