@@ -177,3 +177,27 @@ def test_teacher_weights_are_k_copies_of_w_star_then_of_its_negative_per_run():
         np.testing.assert_array_equal(Ws[r], [w_star[r], w_star[r], -w_star[r], -w_star[r]])
     with pytest.raises(ValueError, match=re.escape("`k` must be >= 1")):
         teacher_weights(w_star, 0)
+
+
+def test_eps0_just_below_the_normal_range_underflows():
+    """ε = the smallest normal float and A = 1 + 4e-20 > 1: ε0 = ε/A is subnormal, and its
+    log equals log(tiny) exactly in floats (log A is below half an ulp of 708): the normal
+    range is open at its lower end, so this is "`eps0` underflows"."""
+    tiny = np.finfo(float).tiny
+    with pytest.raises(ValueError, match=re.escape("`eps0` underflows float64")):
+        sgd_update_bound(2, tiny, R_x=1.0, R_0=0.1, alpha=0.5, k=1, eta=1e-20, v=1.0,
+                         w_star_norm=1.0)
+
+
+def test_the_teacher_and_the_potentials_need_their_axes():
+    """w* has at least one axis (a direction), W at least two (2k, d); a batch of teachers
+    of the wrong d is named by its own d (its last axis, not its run axis)."""
+    with pytest.raises(ValueError, match=re.escape("`w_star` must have at least 1 axes")):
+        potential_F(np.ones((2, 1)), 1.0)
+    with pytest.raises(ValueError, match=re.escape("`w_star` must have at least 1 axes")):
+        teacher_weights(1.0, 2)
+    with pytest.raises(ValueError, match=re.escape("`W` must have at least 2 axes")):
+        potential_G(np.ones(3))
+    with pytest.raises(ValueError, match=re.escape("`w_star` has d = 5 but `W` has input "
+                                                   "dimension 3")):
+        potential_F(np.ones((2, 4, 3)), np.ones((2, 5)))

@@ -91,6 +91,27 @@ EQUIVALENT: dict = {
     ("metrics-margins", "relative_cluster_radius", "core/ReplaceComparisonOperator_Gt_NotEq",
      72, 0):
         "equivalent: the gap is a norm, never negative, so `gap != 0` is `gap > 0`",
+    **{("bounds-rest", "_log_one_minus_exp_neg", "core/NumberReplacer", 145, occ):
+       "equivalent: the series log x − x/2 (next term x²/24 ≈ e^-58) and log(−expm1(−x)) "
+       "(expm1 accurate to an ulp for tiny x) are both exact to rounding around log x = −30, "
+       "so moving the switch to −29 or −31 changes no result by more than an ulp "
+       "(test_log_one_minus_exp_neg_is_its_definition holds either way)"
+       for occ in (78, 79)},
+    ("bounds-rest", "_log_one_minus_exp_neg", "core/NumberReplacer", 147, 83):
+        "equivalent: for log x ≥ 699, e^{−x} is below 1e-300, so 1 − e^{−x} is 1 in floats "
+        "and its log 0 whether the cap is 699 or 700",
+    ("bounds-rest", "_from_logs", "core/ReplaceComparisonOperator_Gt_NotEq", 155, 1):
+        "equivalent: R_0 ≥ 0 is checked by sgd_update_bound, the only caller, so `R_0 != 0` "
+        "is `R_0 > 0`",
+    **{("bounds-rest", "_from_logs", op, 168, 2):
+       "equivalent: the terms that may be −inf (R_0 = 0 drops S) are only left out to avoid "
+       "no-op work; logaddexp.reduce with a −inf entry gives the same sum (logaddexp(−inf, "
+       "t) = t exactly, silently), and no term is NaN or +inf (each is a finite log or −inf)"
+       for op in ("core/ReplaceComparisonOperator_Gt_GtE", "core/ReplaceComparisonOperator_Gt_NotEq")},
+    **{("bounds-rest", "_range_error", "core/NumberReplacer", 188, occ):
+       "equivalent: a range error is raised only for a log outside (−708.4, 709.8), so a "
+       "threshold of −1 or 1 in place of 0 picks the same word"
+       for occ in (142, 143)},
 }
 
 KILLED_BY: dict = {
