@@ -147,3 +147,21 @@ def test_nar_program_reads_each_pattern_entry_as_a_side():
     u = −α/(1 + α²) = −2/5."""
     W = convex.nar_program([[1.0]], [1], 0.5, [1.0], [0.5])
     np.testing.assert_allclose(W.ravel(), [0.8, -0.4], rtol=POLISHED)
+
+
+@pytest.mark.parametrize("lift", [None, LIFT])
+def test_clarabel_s_own_api_solves_the_program_itself(lift):
+    """The direct route must answer by itself: solve_qp falls back to cvxpy when it fails,
+    so only a test of the route sees it broken.  "optimal" with θ* and μ* to the solver's
+    accuracy, with and without the lift; "infeasible" for θ ≥ 1, θ ≤ 0."""
+    status, theta, mu = qp._direct(G, H, lift)
+    assert status == "optimal"
+    np.testing.assert_allclose(theta, THETA, rtol=1e-7)
+    np.testing.assert_allclose(mu, MU, rtol=1e-7)
+    assert qp._direct(np.array([[1.0], [-1.0]]), np.array([1.0, 0.0]), None)[0] == "infeasible"
+
+
+def test_solve_qp_takes_its_options_by_keyword_only():
+    """solver, what, dual_factor and lift are keyword-only."""
+    with pytest.raises(TypeError):
+        qp.solve_qp(G, H, "CLARABEL")

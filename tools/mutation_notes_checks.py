@@ -112,6 +112,12 @@ EQUIVALENT: dict = {
        "equivalent: a range error is raised only for a log outside (−708.4, 709.8), so a "
        "threshold of −1 or 1 in place of 0 picks the same word"
        for occ in (142, 143)},
+    ("qp-solve", "_direct", "core/NumberReplacer", 112, 24):
+        "equivalent: Clarabel's status prints as one dotted name (`SolverStatus.Solved`), so "
+        "splitting at the last dot or the last two gives the same last part",
+    ("qp-solve", "unit_scale", "core/ReplaceComparisonOperator_Eq_LtE", 193, 6):
+        "equivalent: top is a maximum of absolute values, never negative, so `top <= 0` is "
+        "`top == 0`",
 }
 
 KILLED_BY: dict = {
