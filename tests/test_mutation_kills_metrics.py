@@ -4,6 +4,8 @@ regime, γ̄ and γ̃).  No claim check calls the first three (measured by
 ``tools/mutation_reach.py``), so these tests are their only judges: exact values on
 configurations whose answers are known in closed form, at several scales, against mpmath
 where a closed form is not exact in floats."""
+import re
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -149,3 +151,20 @@ def test_the_band_s_c_is_keyword_only():
     W, X = np.array([[1.0, 0.5], [1.0, -0.5], [-1.0, 0.0], [-1.0, 0.0]]), np.ones((2, 2))
     with pytest.raises(TypeError):
         lt.fraction_outside_linear_regime(W, X, 2.0)
+
+
+@pytest.mark.parametrize("W_shape, X_shape, dW, dX", [((3, 4, 2), (2, 5, 3), 2, 3),
+                                                      ((3, 4, 3), (2, 5, 2), 3, 2)])
+def test_w_and_x_of_other_input_dimensions_are_named_with_both(W_shape, X_shape, dW, dX):
+    """Batched W and X whose last axes differ, either way: the message gives both d's (the
+    last axes, not a run axis)."""
+    with pytest.raises(ValueError, match=re.escape(f"`W` has input dimension {dW} but `X` has "
+                                                   f"d = {dX}")):
+        lt.linear_regime(np.ones(W_shape), np.ones(X_shape))
+
+
+def test_the_metrics_need_w_of_two_axes_and_an_even_row_count():
+    with pytest.raises(ValueError, match=re.escape("`W` must have at least 2 axes")):
+        lt.cluster_radius(np.ones(3))
+    with pytest.raises(ValueError, match=re.escape("`W` must have shape (..., 2k, d) with k >= 1")):
+        lt.cluster_radius(np.ones((3, 2)))

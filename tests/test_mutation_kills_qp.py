@@ -165,3 +165,42 @@ def test_solve_qp_takes_its_options_by_keyword_only():
     """solver, what, dual_factor and lift are keyword-only."""
     with pytest.raises(TypeError):
         qp.solve_qp(G, H, "CLARABEL")
+
+
+@pytest.mark.parametrize("solver, direct_calls", [("CLARABEL", 1), ("OSQP", 0), ("SCS", 0)])
+def test_only_clarabel_goes_through_its_own_api(monkeypatch, solver, direct_calls):
+    """The direct route is CLARABEL's alone (and only for the primal): OSQP and SCS go
+    through cvxpy; with a dual factor nothing does."""
+    real, calls = qp._direct, []
+    monkeypatch.setattr(qp, "_direct", lambda *a: calls.append(1) or real(*a))
+    qp.solve_qp(G, H, solver=solver)
+    assert len(calls) == direct_calls
+    qp.solve_qp(G, H, solver=solver, dual_factor=np.linalg.cholesky(G @ G.T))
+    assert len(calls) == direct_calls
+
+
+def test_the_solvers_print_nothing(capfd):
+    """Clarabel's own API runs silent (verbose off), as cvxpy's calls do."""
+    qp.solve_qp(G, H, solver="CLARABEL")
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_eq8_names_the_first_point_at_the_origin():
+    X, y = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), np.array([1.0, -1.0, -1.0])
+    with pytest.raises(ValueError, match=re.escape("`X` row 1 is the origin")):
+        convex.eq8_kernel(X, y, 0.5)
+
+
+@pytest.mark.parametrize("c_w, message", [
+    ([1.0, 2.0], "`c_w` entries must be alpha=0.5 or 1, got [2.]"),
+    ([1.0, 0.5, 0.5], "`c_w` must have shape (n,) = (2,), got shape (3,)")])
+def test_a_pattern_entry_above_one_or_a_longer_pattern_is_refused(c_w, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        convex.nar_program([[1.0], [-1.0]], [1, -1], 0.5, c_w, [0.5, 1.0])
+
+
+def test_a_pattern_error_shows_the_first_five_bad_values():
+    X, y = np.arange(1.0, 7.0)[:, None] * [[1.0]], np.array([1, -1, 1, -1, 1, -1])
+    with pytest.raises(ValueError, match=re.escape("got [0.1 0.2 0.3 0.4 0.6]")):
+        convex.nar_program(X, y, 0.5, [0.1, 0.2, 0.3, 0.4, 0.6, 0.7], [1.0] * 6)

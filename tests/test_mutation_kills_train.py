@@ -76,3 +76,14 @@ def test_gd_is_gradient_flow_with_the_same_step_bit_for_bit():
 def test_the_normalized_flow_needs_a_nonzero_w0():
     with pytest.raises(ValueError, match=re.escape("`W0` must be nonzero for normalized=True")):
         lt.gradient_flow(NET, np.zeros((2, 2)), (X, Y), dt=0.1, n_steps=1, normalized=True)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: lt.sgd(NET, W0, (X, Y), 0.1, 1, 0),
+    lambda: lt.gd(NET, W0, (X, Y), 0.1, 1),
+    lambda: lt.gradient_flow(NET, W0, (X, Y), 0.1, 1)])
+def test_the_trainers_take_their_steps_by_keyword_only(call):
+    """eta, dt, n_epochs, n_steps and rng are keyword-only: a positional 0.1 cannot be read
+    as the wrong one."""
+    with pytest.raises(TypeError):
+        call()

@@ -118,6 +118,27 @@ EQUIVALENT: dict = {
     ("qp-solve", "unit_scale", "core/ReplaceComparisonOperator_Eq_LtE", 193, 6):
         "equivalent: top is a maximum of absolute values, never negative, so `top <= 0` is "
         "`top == 0`",
+    ("scale", "(file)", "core/ReplaceComparisonOperator_Eq_LtE", 58, 0):
+        "equivalent: a norm is never negative, so `norm <= 0` is `norm == 0`",
+    ("scale", "(file)", "core/ReplaceComparisonOperator_Gt_NotEq", 88, 0):
+        "equivalent: a norm is never negative, so `norms != 0` is `norms > 0`",
+    **{("scale", "(file)", "core/NumberReplacer", 46, occ):
+       "equivalent: pow2's exponent keeps both reduced axes with length one, so indexing "
+       "either with −1 or 0 reads the same entry"
+       for occ in (13, 15)},
+    ("train-wrappers", "_euler", "core/ReplaceBinaryOperator_Mul_Div", 168, 5):
+        "equivalent: `*` → `/` in the signature of a private function: gd and gradient_flow, "
+        "its only callers, pass every argument after the marker by keyword",
+    **{("convex-rest", "_check_pattern", "core/NumberReplacer", 186, occ):
+       "equivalent: the side only multiplies the rows of the sign constraints side_i·x_i·w ≥ 0 "
+       "and is compared with 0 (cw, cu), so a side of ±2 in place of ±1 gives the same "
+       "program and answer" for occ in (38, 40)},
+    ("qp-solve", "_run", "core/ReplaceComparisonOperator_Eq_LtE", 82, 0):
+        "equivalent: the cvxpy statuses ordered before 'optimal' are the infeasible ones, which "
+        "solve_qp handles from problem.status before it reads the failure",
+    ("qp-solve", "solve_qp", "core/ReplaceComparisonOperator_Eq_GtE", 147, 4):
+        "equivalent: _direct returns 'optimal', 'infeasible' (handled just before) or one of "
+        "Clarabel's capitalised words, which all sort before 'optimal'",
 }
 
 KILLED_BY: dict = {
