@@ -201,3 +201,8 @@ def test_the_teacher_and_the_potentials_need_their_axes():
     with pytest.raises(ValueError, match=re.escape("`w_star` has d = 5 but `W` has input "
                                                    "dimension 3")):
         potential_F(np.ones((2, 4, 3)), np.ones((2, 5)))
+
+
+def test_potential_g_of_an_odd_number_of_runs():
+    """The even-rows rule is on W's rows, not its run axis: three runs of (4, 2) are fine."""
+    np.testing.assert_allclose(potential_G(np.ones((3, 4, 2))), [np.sqrt(8.0)] * 3, rtol=ULPS)

@@ -168,3 +168,9 @@ def test_the_metrics_need_w_of_two_axes_and_an_even_row_count():
         lt.cluster_radius(np.ones(3))
     with pytest.raises(ValueError, match=re.escape("`W` must have shape (..., 2k, d) with k >= 1")):
         lt.cluster_radius(np.ones((3, 2)))
+
+
+def test_batched_x_of_the_same_input_dimension_is_accepted():
+    """W (4, 3) with X of two runs of five points in d = 3: the dimension rule reads X's last
+    axis only."""
+    assert lt.linear_regime(np.ones((4, 3)), np.ones((2, 5, 3))).shape == (2, 5)

@@ -139,6 +139,26 @@ EQUIVALENT: dict = {
     ("qp-solve", "solve_qp", "core/ReplaceComparisonOperator_Eq_GtE", 147, 4):
         "equivalent: _direct returns 'optimal', 'infeasible' (handled just before) or one of "
         "Clarabel's capitalised words, which all sort before 'optimal'",
+    ("bounds-rest", "_log_one_minus_exp_neg", "core/ReplaceComparisonOperator_Lt_LtE", 145, 0):
+        "equivalent: at log x = −30 exactly both branches are exact to rounding (see the "
+        "switch moved to −29 or −31)",
+    ("bounds-rest", "_log_one_minus_exp_neg", "core/NumberReplacer", 147, 82):
+        "equivalent: for log x ≥ 700, e^{−x} is below 1e-300, so 1 − e^{−x} is 1 in floats "
+        "and its log 0 whether the cap is 700 or 701 (e^701 is finite)",
+    ("bounds-rest", "potential_G", "core/NumberReplacer", 230, 186):
+        "equivalent: numpy's reshape takes any negative length as the one unknown length",
+    ("bounds-rest", "invariant_bounds", "core/NumberReplacer", 251, 201):
+        "equivalent: an array has at least 0 axes, so min_ndim=−1 and 0 refuse the same",
+    **{("bounds-rest", "_from_logs", "core/ReplaceComparisonOperator_Lt_LtE", 173 + 3 * i, occ):
+       "equivalent in effect: _LOG_HUGE is log(max float) − 1e-9, a safety margin inside the "
+       "range, so at value = _LOG_HUGE exactly e^value is still a finite float; accepting "
+       "or refusing that one float are both right, and no argument is known to hit it"
+       for i, occ in ((0, 1), (1, 3))},
+    **{("qp-solve", fn, "core/ReplaceComparisonOperator_Eq_" + op, line, occ):
+       "equivalent in effect: Clarabel's other statuses (MaxIterations, NumericalError, …) "
+       "then read as 'infeasible'; HiGHS finds the program feasible, so the route fails "
+       "as before and the next route answers; only the failure's wording changes"
+       for fn, op, line, occ in (("solve_qp", "Lt", 142, 3), ("_direct", "LtE", 113, 1))},
 }
 
 KILLED_BY: dict = {
