@@ -204,3 +204,4 @@ def test_a_pattern_error_shows_the_first_five_bad_values():
     X, y = np.arange(1.0, 7.0)[:, None] * [[1.0]], np.array([1, -1, 1, -1, 1, -1])
     with pytest.raises(ValueError, match=re.escape("got [0.1 0.2 0.3 0.4 0.6]")):
         convex.nar_program(X, y, 0.5, [0.1, 0.2, 0.3, 0.4, 0.6, 0.7], [1.0] * 6)
+

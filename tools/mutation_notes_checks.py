@@ -159,6 +159,9 @@ EQUIVALENT: dict = {
        "then read as 'infeasible'; HiGHS finds the program feasible, so the route fails "
        "as before and the next route answers; only the failure's wording changes"
        for fn, op, line, occ in (("solve_qp", "Lt", 142, 3), ("_direct", "LtE", 113, 1))},
+    ("qp-solve", "_run", "core/NumberReplacer", 81, 15):
+        "equivalent in effect: which line of a solver's warning goes into a failure's text "
+        "(its first or its last) changes only the wording of a SolverError",
 }
 
 KILLED_BY: dict = {
