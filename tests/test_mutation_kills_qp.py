@@ -205,3 +205,9 @@ def test_a_pattern_error_shows_the_first_five_bad_values():
     with pytest.raises(ValueError, match=re.escape("got [0.1 0.2 0.3 0.4 0.6]")):
         convex.nar_program(X, y, 0.5, [0.1, 0.2, 0.3, 0.4, 0.6, 0.7], [1.0] * 6)
 
+
+
+def test_a_shorter_pattern_is_refused():
+    with pytest.raises(ValueError, match=re.escape("`c_w` must have shape (n,) = (2,), got "
+                                                   "shape (1,)")):
+        convex.nar_program([[1.0], [-1.0]], [1, -1], 0.5, [1.0], [0.5, 1.0])

@@ -112,9 +112,18 @@ EQUIVALENT: dict = {
        "equivalent: a range error is raised only for a log outside (−708.4, 709.8), so a "
        "threshold of −1 or 1 in place of 0 picks the same word"
        for occ in (142, 143)},
-    ("qp-solve", "_direct", "core/NumberReplacer", 112, 24):
-        "equivalent: Clarabel's status prints as one dotted name (`SolverStatus.Solved`), so "
-        "splitting at the last dot or the last two gives the same last part",
+    **{("qp-solve", "_direct", op, 112, occ):
+       "equivalent with the installed clarabel: its status prints as a bare word ('Solved', "
+       "no dot), so any split of it, at any count, and its first or last part are that word "
+       "(kept for versions that print 'SolverStatus.Solved')"
+       for op, occ in (("core/NumberReplacer", 24), ("core/NumberReplacer", 25),
+                       ("core/NumberReplacer", 27), ("core/ReplaceUnaryOperator_USub_Not", 7))},
+    **{("qp-solve", "_direct", op, 115, 0):
+       "equivalent in effect: 'Solved' itself still reads as solved; the other statuses that "
+       "the mutant reads as solved come back with θ and μ, which the KKT re-check refuses "
+       "(an unconverged answer fails it) before the next route answers"
+       for op in ("core/ReplaceComparisonOperator_NotEq_Lt",
+                  "core/ReplaceComparisonOperator_NotEq_Gt")},
     ("qp-solve", "unit_scale", "core/ReplaceComparisonOperator_Eq_LtE", 193, 6):
         "equivalent: top is a maximum of absolute values, never negative, so `top <= 0` is "
         "`top == 0`",
@@ -158,7 +167,11 @@ EQUIVALENT: dict = {
        "equivalent in effect: Clarabel's other statuses (MaxIterations, NumericalError, …) "
        "then read as 'infeasible'; HiGHS finds the program feasible, so the route fails "
        "as before and the next route answers; only the failure's wording changes"
-       for fn, op, line, occ in (("solve_qp", "Lt", 142, 3), ("_direct", "LtE", 113, 1))},
+       for fn, op, line, occ in (("solve_qp", "Lt", 142, 3), ("_direct", "LtE", 113, 1),
+                                 ("solve_qp", "LtE", 142, 3))},
+    ("qp-solve", "solve_qp", "core/ReplaceComparisonOperator_Eq_LtE", 140, 2):
+        "equivalent: of the solver names (CLARABEL, OSQP, SCS) only CLARABEL sorts at or "
+        "before 'CLARABEL', so `name <= \"CLARABEL\"` is `name == \"CLARABEL\"`",
     ("qp-solve", "_run", "core/NumberReplacer", 81, 15):
         "equivalent in effect: which line of a solver's warning goes into a failure's text "
         "(its first or its last) changes only the wording of a SolverError",
@@ -218,4 +231,7 @@ KILLED_BY: dict = {
         "v > 0 (test_the_second_layer_magnitude_is_positive)" + _CLAIMS_WELL_FORMED,
     ("network-rest", "Net.init", "core/NumberReplacer", 83, 17):
         "d ≥ 1 (test_init_needs_at_least_one_input_dimension)" + _CLAIMS_WELL_FORMED,
+    ("convex-rest", "_check_pattern", "core/ReplaceComparisonOperator_NotEq_Gt", 180, 0):
+        "a shorter pattern is refused by its shape (test_a_shorter_pattern_is_refused)"
+        + _CLAIMS_WELL_FORMED,
 }
