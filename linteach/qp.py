@@ -3,7 +3,7 @@
 ``min ½‖θ‖² s.t. Gθ ≥ h`` (:func:`solve_qp`), with the solver policy of
 :mod:`linteach.convex`: CLARABEL, then the other installed solvers of :data:`SOLVER_ORDER`.
 CLARABEL is called through its own API first (:data:`DIRECT_CLARABEL`, the same solver at
-its default settings): cvxpy compiling each small program cost ten times the solve, once per
+the same settings): cvxpy compiling each small program cost ten times the solve, once per
 record of every flow claim.  If that answer fails, CLARABEL through cvxpy (whose own
 reformulation and scaling can succeed on an ill-conditioned program) and then the other
 solvers are tried.
@@ -33,9 +33,9 @@ __all__ = ["SOLVER_ORDER", "SOLVER_OPTIONS", "DIRECT_CLARABEL", "Infeasible", "s
 
 #: Solvers tried in order (those not installed are skipped).
 SOLVER_ORDER = ("CLARABEL", "OSQP", "SCS")
-#: Tight settings for the first-order solvers; every answer is re-checked anyway.
+#: Tight settings (so that an answer polish cannot improve still passes the re-check).
 SOLVER_OPTIONS = {
-    "CLARABEL": {},
+    "CLARABEL": {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12},
     "OSQP": {"eps_abs": 1e-10, "eps_rel": 1e-10, "max_iter": 200_000, "polish": True},
     "SCS": {"eps_abs": 1e-10, "eps_rel": 1e-10, "max_iters": 200_000},
 }

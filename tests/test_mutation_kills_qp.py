@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from linteach import convex, qp
+from linteach import convex, kkt, qp
 from linteach.errors import SolverError
 from tolerances import POLISHED, ULPS
 
@@ -211,3 +211,20 @@ def test_a_shorter_pattern_is_refused():
     with pytest.raises(ValueError, match=re.escape("`c_w` must have shape (n,) = (2,), got "
                                                    "shape (1,)")):
         convex.nar_program([[1.0], [-1.0]], [1, -1], 0.5, [1.0], [0.5, 1.0])
+
+
+@pytest.mark.parametrize("route", ["direct", "cvxpy", "lift", "lift-cvxpy", "dual"])
+def test_an_answer_polish_cannot_improve_passes_the_re_check_with_the_solver_s_own_duals(
+        monkeypatch, route):
+    """With polish failing, the answer returned is CLARABEL's own θ with its own duals μ
+    (one per row of G, whatever the route: the lift's equality rows are not among them),
+    and it passes the KKT re-check: CLARABEL's tolerances are tight enough for that."""
+    monkeypatch.setattr(qp, "polish", lambda theta, G, h: None)
+    if route.endswith("cvxpy"):
+        monkeypatch.setattr(qp, "DIRECT_CLARABEL", False)
+    kwargs = dict(lift=LIFT) if route.startswith("lift") else \
+        dict(dual_factor=np.linalg.cholesky(G @ G.T)) if route == "dual" else {}
+    theta, mu = qp.solve_qp(G, H, solver="CLARABEL", **kwargs)
+    assert mu.shape == (len(G),)
+    assert kkt.qp_kkt_report(theta, G, H, mu).ok()
+    np.testing.assert_allclose(theta, THETA, rtol=kkt.DIST_TOL)
