@@ -93,3 +93,28 @@ def test_rows_are_rescaled_exactly_to_a_largest_entry_in_one_to_two():
     assert np.all((top >= 1.0) & (top < 2.0))
     ratio = A[..., 0] / B[..., 0]
     np.testing.assert_array_equal(np.frexp(ratio)[0], 0.5)
+
+
+def test_a_batched_sum_of_underflowed_products_is_rechecked_at_its_own_length():
+    """One neuron of d = 100 weights on one point: 99 products of 2^-1076 (each rounds to 0)
+    and one of −16·2^-1074, so the computed z is −16·2^-1074 while the true w·x is
+    2^-1076·(99 − 64) > 0.  The underflow test must use d (the length of the sums), not
+    the batch's other axes: then z is recomputed from rescaled rows, and is active."""
+    d = 100
+    x, w = np.full(d, 2.0 ** -538), np.full(d, 2.0 ** -538)
+    w[0] = -16 * 2.0 ** -536
+    W, X = w[None, None, :], x[None, :]
+    Z = X @ np.swapaxes(W, -1, -2)
+    assert Z[0, 0, 0] < 0
+    np.testing.assert_array_equal(active(W, X, Z), [[[True]]])
+
+
+@pytest.mark.parametrize("d", [1, 3, 100, 2 ** 40])
+def test_trusted_keeps_every_normal_z_and_flags_every_z_within_2d_subnormals(d):
+    """``_trusted(Z, d)`` holds for the smallest normal z whatever d, and fails for
+    |z| = 2d·2^-1074 (where d products of 2^-1075 could have been lost)."""
+    tiny = np.finfo(float).tiny
+    assert _kernels._trusted(np.array([tiny, -tiny, 1.0]), d)
+    edge = 2 * d * 2.0 ** -1074
+    assert not _kernels._trusted(np.array([1.0, edge]), d)
+    assert not _kernels._trusted(np.array([-edge, 1.0]), d)

@@ -56,3 +56,12 @@ def test_max_n_diff_of_batched_points_is_that_of_each_run_alone():
     w_max, u_max = max_n_diff(W, X)
     for r in range(2):
         assert (w_max[r], u_max[r]) == max_n_diff(W[r], X[r])
+
+
+def test_a_positive_beta_asks_for_margins_of_at_least_beta():
+    """Margins y·ŵ·x of 0.6 (w neurons (0.6, 0.8)) and 1 (u neuron (−1, 0)) on x = e₁:
+    in PAR(β) for β = 0.3 and 0.5 and for "some β" (β = 0), not for β = 0.7."""
+    W = np.array([[0.6, 0.8], [-1.0, 0.0]])
+    X, y = [[1.0, 0.0]], [1]
+    assert in_par(W, X, y) and in_par(W, X, y, beta=0.5) and in_par(W, X, y, beta=0.3)
+    assert not in_par(W, X, y, beta=0.7)
