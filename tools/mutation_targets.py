@@ -193,6 +193,10 @@ TARGETS = {
                   "in_par", "par_fractions", "max_n_diff"], ["appD.1", "thm4.1", "thm6.1"],
                  ["tests/test_mutation_kills_patterns.py", "tests/test_metrics.py",
                   "tests/test_mutation_kills.py"]),
+    # the checks themselves: Theorem 4.1's clause records (a slack's sign, which (run, ε)
+    # pairs settle a clause, a censored count); not core numerics, so outside its total
+    "check-thm4": ("proofs_check/kit/thm4_report.py", ["_record_pairs", "record_sgd_result"],
+                   ["thm4.1"], ["tests/claims/test_thm4_1.py"]),
     "scale": ("linteach/_scale.py", None, ["appD.1", "odd-part", "lem6.1"],
               ["tests/test_scale.py", "tests/test_metrics.py",
                "tests/test_mutation_kills_metrics.py"]),
