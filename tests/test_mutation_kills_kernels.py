@@ -118,3 +118,12 @@ def test_trusted_keeps_every_normal_z_and_flags_every_z_within_2d_subnormals(d):
     edge = 2 * d * 2.0 ** -1074
     assert not _kernels._trusted(np.array([1.0, edge]), d)
     assert not _kernels._trusted(np.array([-edge, 1.0]), d)
+
+
+def test_an_exact_kink_stays_inactive_when_its_sign_is_rechecked():
+    """w·x = 0 exactly, with entries so small that z cannot be trusted: the recheck from
+    rescaled rows still finds 0, which is the kink (σ'(0) = α), not active."""
+    W, X = np.array([[1.0, 1.0]]) * 2.0 ** -600, np.array([[1.0, -1.0]]) * 2.0 ** -600
+    Z = X @ W.T
+    assert Z[0, 0] == 0.0 and not _kernels._trusted(Z, 2)
+    np.testing.assert_array_equal(active(W, X, Z), [[False]])
