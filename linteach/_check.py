@@ -94,7 +94,8 @@ def check_array(name: str, value, *, min_ndim: int = 1, last_dim: int | None = N
         raise TypeError(f"`{name}` must be real, got dtype {arr.dtype}")
     arr = arr.astype(np.float64, copy=False)
     if arr.ndim < min_ndim:
-        raise ValueError(f"`{name}` must have at least {min_ndim} axes, got shape {arr.shape}")
+        axes = "axis" if min_ndim == 1 else "axes"
+        raise ValueError(f"`{name}` must have at least {min_ndim} {axes}, got shape {arr.shape}")
     if 0 in arr.shape:
         raise ValueError(f"`{name}` must not be empty, got shape {arr.shape}")
     if last_dim is not None and arr.shape[-1] != last_dim:

@@ -192,9 +192,9 @@ def test_eps0_just_below_the_normal_range_underflows():
 def test_the_teacher_and_the_potentials_need_their_axes():
     """w* has at least one axis (a direction), W at least two (2k, d); a batch of teachers
     of the wrong d is named by its own d (its last axis, not its run axis)."""
-    with pytest.raises(ValueError, match=re.escape("`w_star` must have at least 1 axes")):
+    with pytest.raises(ValueError, match=re.escape("`w_star` must have at least 1 axis")):
         potential_F(np.ones((2, 1)), 1.0)
-    with pytest.raises(ValueError, match=re.escape("`w_star` must have at least 1 axes")):
+    with pytest.raises(ValueError, match=re.escape("`w_star` must have at least 1 axis")):
         teacher_weights(1.0, 2)
     with pytest.raises(ValueError, match=re.escape("`W` must have at least 2 axes")):
         potential_G(np.ones(3))
