@@ -197,6 +197,11 @@ TARGETS = {
     # pairs settle a clause, a censored count); not core numerics, so outside its total
     "check-thm4": ("proofs_check/kit/thm4_report.py", ["_record_pairs", "record_sgd_result"],
                    ["thm4.1"], ["tests/claims/test_thm4_1.py"]),
+    # the exact re-check of a Theorem 5.1 certificate (rationals, no solver): a mutant that
+    # accepts a bad certificate leaves every claim PASSing on valid ones, so its tests, which
+    # tamper with certificates, are its real judges
+    "certify-recheck": ("linteach/certify/recheck.py", None, ["thm5.1"],
+                        ["tests/test_certify.py", "tests/test_plane.py", "tests/test_cstar.py"]),
     "scale": ("linteach/_scale.py", None, ["appD.1", "odd-part", "lem6.1"],
               ["tests/test_scale.py", "tests/test_metrics.py",
                "tests/test_mutation_kills_metrics.py"]),
