@@ -65,6 +65,9 @@ def test_underflow_free_means_every_product_of_nonzero_entries_is_at_least_2_to_
     # the smallest entries positive: the test reads |entries| that are nonzero, not signs
     assert underflow_free(np.abs(W), np.abs(X)) is free
     assert underflow_free(np.ones((2, 2)), np.ones((2, 2))) is True
+    # the product of W's smallest and X's smallest, not either one squared
+    assert underflow_free(np.ones((2, 2)), np.full((2, 2), 2.0 ** -500)) is True
+    assert underflow_free(np.full((2, 2), 2.0 ** -500), np.ones((2, 2))) is True
 
 
 def test_a_subnormal_entry_keeps_its_bits_in_the_row_rescaling():
