@@ -59,19 +59,61 @@ def test_counting_clauses_flag_planted_violations(clause, change):
     assert ctx.worst[clause].slack < 0 and verdict_of(ctx) == "FAIL"
 
 
-def test_a_pair_that_never_reached_eps_fails_once_it_ran_past_the_bound():
-    """Censored pairs: not reaching ε is inconclusive while the run is within T_exact, and a
-    FAIL once it has made more updates than T_exact without reaching ε."""
+@pytest.fixture(scope="module")
+def small_case():
+    """One trained small-n case (its context's stream) and its result, shared read-only."""
+    return _sgd_case(fresh_context(thm4_1), "small-n")
+
+
+def _recorded(case, res):
     ctx = fresh_context(thm4_1)
-    case, res = _sgd_case(ctx, "small-n")
+    thm4_report.record_sgd_result(ctx, case, res)
+    return ctx
+
+
+def _inconclusive_about(ctx, clause):
+    return [r for r in ctx.reasons["inconclusive"] if f": {clause}: " in r]
+
+
+@pytest.mark.parametrize("clause", ["updates_to_eps_le_T_exact", "updates_to_eps_le_M"])
+def test_a_pair_that_never_reached_eps_fails_once_it_ran_past_the_bound(small_case, clause):
+    """Censored pairs: not reaching ε is inconclusive while the run is within its bound (the
+    clause evaluated on no pair), and a FAIL with slack 1 − n·epochs/bound once it has made
+    more updates than the bound without reaching ε."""
+    case, res = small_case
     never = {"t_eps": np.full_like(np.asarray(res["t_eps"]), -1)}
-    thm4_report.record_sgd_result(ctx, case, {**res, **never})
-    assert "updates_to_eps_le_T_exact" not in ctx.worst or \
-        ctx.worst["updates_to_eps_le_T_exact"].slack >= 0
-    ctx = fresh_context(thm4_1)
-    short = {**never, "T_exact": np.full_like(np.asarray(res["T_exact"]), 0.5)}
-    thm4_report.record_sgd_result(ctx, case, {**res, **short})
-    assert ctx.worst["updates_to_eps_le_T_exact"].slack < 0 and verdict_of(ctx) == "FAIL"
+    huge = {key: np.full_like(np.asarray(res[key]), 1e300) for key in ("T_exact", "M")}
+    ctx = _recorded(case, {**res, **never, **huge})
+    assert clause not in ctx.worst
+    assert len(_inconclusive_about(ctx, clause)) == 1
+    bound = "T_exact" if clause.endswith("T_exact") else "M"
+    ctx = _recorded(case, {**res, **never, bound: np.full_like(np.asarray(res[bound]), 0.5)})
+    done = res["config"]["n"] * res["config"]["epochs"]
+    assert ctx.worst[clause].slack == 1.0 - done / 0.5 and verdict_of(ctx) == "FAIL"
+    assert not _inconclusive_about(ctx, clause)
+
+
+def test_a_pair_that_reached_eps_before_its_first_update_is_settled(small_case):
+    """t_eps = 0 (L ≤ ε at the start) is a pair that reached ε: slack 1 − 0/bound = 1, none
+    inconclusive, whatever the run made afterwards."""
+    case, res = small_case
+    ctx = _recorded(case, {**res, "t_eps": np.zeros_like(np.asarray(res["t_eps"]))})
+    for clause in ("updates_to_eps_le_T_exact", "updates_to_eps_le_M"):
+        assert ctx.worst[clause].slack == 1.0 and not _inconclusive_about(ctx, clause)
+
+
+@pytest.mark.parametrize("ratio", [0.5, 1.25])
+def test_the_epoch_loss_clause_s_slack_is_one_minus_the_loss_over_eps(small_case, ratio):
+    """Clause 3's slack is 1 − max loss/ε on every settled pair: a loss of ratio·ε gives
+    1 − ratio (a violation just past ε is caught, and by how much)."""
+    case, res = small_case
+    found = np.asarray(res["free_found"], dtype=bool)
+    assert found.any()
+    eps = np.broadcast_to(np.asarray(res["config"]["eps"], dtype=float), found.shape)
+    ctx = _recorded(case, {**res, "free_max_loss": np.where(found, ratio * eps, 0.0)})
+    clause = "max_loss_le_eps_in_first_mistake_free_epoch"
+    assert ctx.worst[clause].slack == pytest.approx(1.0 - ratio, rel=1e-15)
+    assert (verdict_of(ctx) == "FAIL") == (ratio > 1)
 
 
 def test_monitor_matches_a_naive_replay(rng):
