@@ -93,6 +93,34 @@ def test_a_pair_that_never_reached_eps_fails_once_it_ran_past_the_bound(small_ca
     assert not _inconclusive_about(ctx, clause)
 
 
+@pytest.mark.parametrize("clause", ["updates_to_eps_le_T_exact", "updates_to_eps_le_M"])
+def test_a_censored_pair_just_past_its_bound_is_a_fail_of_its_own_slack(small_case, clause):
+    """Updates made without reaching ε at 1.5× the bound: slack −0.5, settled (a FAIL), for
+    any slack below 0, not only far below."""
+    case, res = small_case
+    done = res["config"]["n"] * res["config"]["epochs"]
+    bound = "T_exact" if clause.endswith("T_exact") else "M"
+    ctx = _recorded(case, {**res, "t_eps": np.full_like(np.asarray(res["t_eps"]), -1),
+                           bound: np.full_like(np.asarray(res[bound]), done / 1.5)})
+    assert ctx.worst[clause].slack == pytest.approx(-0.5, rel=1e-15)
+    assert not _inconclusive_about(ctx, clause)
+
+
+def test_mistake_epochs_without_a_mistake_free_epoch_settle_only_past_the_bound(small_case):
+    """No mistake-free epoch yet: the count of leading mistake epochs is a lower bound, so
+    it settles clause 2 only when n·count already exceeds T_exact (slack 1 − n·count/T <
+    0, here −0.5); below that the pair is inconclusive, never a pass."""
+    case, res = small_case
+    n, clause = res["config"]["n"], "mistake_epochs_le_T_exact_over_n"
+    shape = np.asarray(res["T_exact"]).shape
+    unfound = {"free_found": np.zeros(shape, dtype=bool), "lead_epochs": np.full(shape, 3)}
+    ctx = _recorded(case, {**res, **unfound, "T_exact": np.full(shape, 1e300)})
+    assert clause not in ctx.worst and len(_inconclusive_about(ctx, clause)) == 1
+    ctx = _recorded(case, {**res, **unfound, "T_exact": np.full(shape, 2.0 * n)})
+    assert ctx.worst[clause].slack == -0.5 and not _inconclusive_about(ctx, clause)
+    assert verdict_of(ctx) == "FAIL"
+
+
 def test_a_pair_that_reached_eps_before_its_first_update_is_settled(small_case):
     """t_eps = 0 (L ≤ ε at the start) is a pair that reached ε: slack 1 − 0/bound = 1, none
     inconclusive, whatever the run made afterwards."""
