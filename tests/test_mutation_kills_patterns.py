@@ -7,7 +7,9 @@ import re
 import numpy as np
 import pytest
 
-from linteach.patterns import agreement, in_par, max_n_diff
+from linteach._scale import norms
+from linteach.patterns import (VANISHING, agreement, in_par, max_n_diff, par_fractions,
+                               par_margins)
 
 
 def test_a_point_some_neuron_is_orthogonal_to_is_on_no_side():
@@ -65,3 +67,65 @@ def test_a_positive_beta_asks_for_margins_of_at_least_beta():
     X, y = [[1.0, 0.0]], [1]
     assert in_par(W, X, y) and in_par(W, X, y, beta=0.5) and in_par(W, X, y, beta=0.3)
     assert not in_par(W, X, y, beta=0.7)
+
+
+def _with_small_u_neuron(t):
+    """w neurons (0.9, 0.9), (0.9, 0.8), u neurons (−0.9, −0.9), (−t, 0): both types agree on
+    x = (1, 1) when the small neuron counts, and ‖W‖ (≈ 2.2) does not see it."""
+    return np.array([[0.9, 0.9], [0.9, 0.8], [-0.9, -0.9], [-t, 0.0]])
+
+
+def test_a_neuron_of_norm_at_most_vanishing_times_the_net_s_norm_has_no_direction():
+    """Vanishing means ‖u‖ ≤ VANISHING·‖W‖ (the threshold scales with ‖W‖, here ≈ 2.2, and
+    includes the boundary): at the threshold and at half of it the u type agrees on no
+    point (no NAR); at twice it the small neuron's direction counts (an NAR)."""
+    X = np.array([[1.0, 1.0]])
+    W_norm = norms(_with_small_u_neuron(0.0).reshape(-1))
+    threshold = VANISHING * W_norm
+    assert norms(_with_small_u_neuron(threshold).reshape(-1)) == W_norm
+    assert agreement(_with_small_u_neuron(threshold), X) is None
+    assert agreement(_with_small_u_neuron(threshold / 2), X) is None
+    assert agreement(_with_small_u_neuron(2 * threshold), X) is not None
+
+
+def test_the_vanishing_threshold_is_each_run_s_own():
+    """Batched runs of very different ‖W‖ (d = 100: all entries 0.9, ‖W‖ = 18; or one
+    entry per neuron, ‖W‖ ≈ 1.6) each use their own norm: the small u neuron of norm 1e-8
+    (above 1e-9·1.6, below 1e-9·18) counts in the second run alone, as when it runs alone."""
+    d = 100
+    big = np.full((4, d), 0.9) * np.array([[1.0], [1.0], [-1.0], [-1.0]])
+    small = np.zeros((4, d))
+    small[:3, 0] = [0.9, 0.8, -0.9]
+    small[3, 0] = -1e-8
+    X = np.ones((1, d))
+    batched = agreement(np.stack([big, small]), X)
+    alone = [agreement(big, X), agreement(small, X)]
+    np.testing.assert_array_equal(batched.in_nar, [a is not None for a in alone])
+    np.testing.assert_array_equal(batched.in_nar, [True, True])
+
+
+def test_par_margins_are_y_times_the_unit_neurons_products():
+    """``y_i ŵ·x_i`` and ``−y_i û·x_i``: 0.6 and 1 for the (0.6, 0.8) and (−1, 0) neurons on
+    x = e₁ with y = 1; −0.6 and −1 with y = −1."""
+    W, X = np.array([[0.6, 0.8], [-1.0, 0.0]]), [[1.0, 0.0]]
+    for y, sign in ((1, 1.0), (-1, -1.0)):
+        mw, mu = par_margins(W, X, [y])
+        np.testing.assert_allclose(mw, [[sign * 0.6]], rtol=1e-15)
+        np.testing.assert_allclose(mu, [[sign * 1.0]], rtol=1e-15)
+
+
+def test_in_par_holds_at_a_margin_equal_to_beta_and_takes_beta_by_keyword_only():
+    """PAR(β) asks margins ≥ β: a margin of exactly 0.5 is in PAR(0.5).  β is keyword-only."""
+    W, X, y = np.array([[1.0, 0.0], [-1.0, 0.0]]), [[0.5, 0.0]], [1]
+    assert in_par(W, X, y, beta=0.5)
+    with pytest.raises(TypeError):
+        in_par(W, X, y, 0.5)
+
+
+def test_a_neuron_orthogonal_to_a_point_is_not_in_par_by_itself():
+    """par_fractions counts a neuron in PAR when every margin is > 0: a w neuron with
+    margin exactly 0 on a point is not (1 of 2), a u neuron with a margin 0 neither."""
+    W = np.array([[1.0, 1.0], [0.0, 1.0], [-1.0, -1.0], [-1.0, 0.0]])
+    X, y = [[1.0, 0.0], [0.0, 1.0]], [1, 1]
+    fw, fu = par_fractions(W, X, y)
+    assert fw == 0.5 and fu == 0.5

@@ -30,8 +30,41 @@ KILLED_BY: dict = {
        "W's smallest nonzero entry times X's, not X's squared "
        "(test_underflow_free_means_every_product_of_nonzero_entries_is_at_least_2_to_minus_900)"
        for occ in (18, 19)},
+    **{("patterns", "agreement", op, 72):
+       "a neuron of norm ≤ VANISHING·‖W‖ has no direction, at the threshold itself and at "
+       "half of it, and counts at twice it (test_a_neuron_of_norm_at_most_vanishing_times_"
+       "the_net_s_norm_has_no_direction)"
+       for op in ("core/ReplaceBinaryOperator_Mul_Div", "core/ReplaceBinaryOperator_Mul_Pow",
+                  "core/ReplaceComparisonOperator_Gt_GtE")},
+    **{("patterns", "agreement", op, 68, occ):
+       "batched runs of very different ‖W‖ each use their own norm for the threshold "
+       "(test_the_vanishing_threshold_is_each_run_s_own)"
+       for op, occ in (("core/ReplaceUnaryOperator_USub_Not", 4), ("core/NumberReplacer", 22))},
+    ("patterns", "par_margins", "core/ReplaceBinaryOperator_Mul_Div", 91, 1):
+        "the margins are y times the unit neurons' products, by value "
+        "(test_par_margins_are_y_times_the_unit_neurons_products)",
+    ("patterns", "in_par", "core/ReplaceBinaryOperator_Mul_Div", 95, 3):
+        "β is keyword-only (test_in_par_holds_at_a_margin_equal_to_beta_and_takes_beta_by_"
+        "keyword_only)",
+    **{("patterns", "in_par", "core/ReplaceComparisonOperator_" + op, 104, occ):
+       "PAR(β) for β = 0.3 and 0.5 with margins 0.6 and 1, not for β = 0.7 "
+       "(test_a_positive_beta_asks_for_margins_of_at_least_beta)"
+       for op, occ in (("Eq_GtE", 1), ("GtE_Eq", 0), ("GtE_NotEq", 0), ("GtE_Lt", 0),
+                       ("GtE_LtE", 0))},
+    ("patterns", "in_par", "core/ReplaceComparisonOperator_GtE_Gt", 104, 0):
+        "a margin of exactly β is in PAR(β) (test_in_par_holds_at_a_margin_equal_to_beta_and_"
+        "takes_beta_by_keyword_only)",
+    ("patterns", "par_fractions", "core/ReplaceComparisonOperator_Gt_GtE", 110, 7):
+        "a w neuron with a margin exactly 0 is not in PAR by itself "
+        "(test_a_neuron_orthogonal_to_a_point_is_not_in_par_by_itself)",
 }
 
+_BETA_NONNEGATIVE = ("equivalent: an agreement's β is a minimum of |ŵ·x| or 0, never negative, "
+                     "so `β != 0` and `β > 0` agree")
+_ZERO_TWICE = ("equivalent: agreement makes β zero where a type is on no side of some point "
+               "twice over: the per-type minimum puts 0 at such a point, and β is then set to 0 "
+               "where any side is 0; changing one of the two (the fill value, or which types "
+               "the condition reads) leaves the other making β zero there")
 _PROTOCOL_NDIM = ("equivalent: `W.ndim == 3` → `W.ndim >= 3`: the kernel protocol passes W "
                   "of shape (2k, d) or (R, 2k, d) only (the trainers are its only callers), so "
                   "ndim is 2 or 3 and both conditions agree")
@@ -54,4 +87,22 @@ EQUIVALENT: dict = {
         "(np.reshape(y, (-2, 1)) is (R, 1), checked on numpy 2.4), so (−2, 1) is (−1, 1)",
     **{("kernels-rest", "Controlled.sgd_update", "core/NumberReplacer", 293, occ): _LENGTH_ONE
        for occ in (159, 161, 165, 167, 169, 171)},
+    ("patterns", "agreement", "core/ReplaceComparisonOperator_Eq_LtE", 80, 0):
+        "equivalent: `beta.ndim == 0` → `<= 0`; an array's ndim is never negative",
+    ("patterns", "in_par", "core/ReplaceComparisonOperator_Eq_LtE", 104, 1):
+        "equivalent: `beta == 0` → `beta <= 0` right after check_real(ge=0), which refuses "
+        "a negative β (−0.0 equals 0 both ways)",
+    ("patterns", "Agreement.in_nar", "core/ReplaceComparisonOperator_Gt_NotEq", 37, 0):
+        _BETA_NONNEGATIVE,
+    ("patterns", "agreement", "core/ReplaceComparisonOperator_Gt_NotEq", 80, 5):
+        _BETA_NONNEGATIVE,
+    ("patterns", "max_n_diff", "core/ReplaceComparisonOperator_Gt_LtE", 123, 9):
+        "equivalent: `> 0` → `<= 0` replaces the sign matrix S by 1 − S exactly (the inputs "
+        "are checked finite, so no NaN is neither); the disagreements S(1 − S)ᵀ + (1 − S)Sᵀ "
+        "are symmetric in S ↔ 1 − S",
+    ("patterns", "agreement", "core/NumberReplacer", 68, 24):
+        "equivalent: numpy reads any negative entry of a new shape as the one to infer "
+        "(checked on numpy 2.4), so (..., −2) is (..., −1)",
+    **{("patterns", "agreement", "core/NumberReplacer", line, occ): _ZERO_TWICE
+       for line, occ in ((76, 48), (76, 49), (77, 52), (77, 53), (77, 59))},
 }
