@@ -58,11 +58,12 @@ def record_sgd_result(ctx: Context, case: Case, res: dict) -> None:
                   f"had no mistake-free epoch within {cfg['epochs']} epochs",
                   eps=eps, R_0=R0, max_loss=res["free_max_loss"])
     # (4) the first update with L ≤ ε comes within T_exact (docs/math.md §3.5, consequence 3),
-    # hence within the paper's M(n, ε) ≥ T_exact; a pair that has not reached ε settles the
-    # clause only once its updates so far already exceed the bound (a censored FAIL)
+    # hence within the paper's M(n, ε) ≥ T_exact; a pair that has not reached ε at any of the
+    # iterates 0..n·epochs has t_eps ≥ n·epochs + 1, and settles the clause (a censored FAIL)
+    # only once that already exceeds the bound
     t_eps = np.asarray(res["t_eps"])
     reached = t_eps >= 0
-    done = float(cfg["n"] * cfg["epochs"])
+    done = float(cfg["n"] * cfg["epochs"] + 1)
     for clause, bound in (("updates_to_eps_le_T_exact", T), ("updates_to_eps_le_M", M)):
         s4 = np.where(reached, 1.0 - t_eps / bound, 1.0 - done / bound)
         _record_pairs(ctx, clause, case, s4, reached | (s4 < 0), base,

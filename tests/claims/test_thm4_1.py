@@ -78,13 +78,15 @@ def _inconclusive_about(ctx, clause):
 @pytest.mark.parametrize("clause", ["updates_to_eps_le_T_exact", "updates_to_eps_le_M"])
 def test_a_pair_that_never_reached_eps_fails_once_it_ran_past_the_bound(small_case, clause):
     """Censored pairs: not reaching ε is inconclusive while the run is within its bound (the
-    clause evaluated on no pair), and a FAIL with slack 1 − n·epochs/bound once it has made
-    more updates than the bound without reaching ε."""
+    clause evaluated on no pair), and a FAIL with slack 1 − (n·epochs + 1)/bound once the
+    first iterate that could still reach ε lies past the bound."""
     case, res = small_case
     never = {"t_eps": np.full_like(np.asarray(res["t_eps"]), -1)}
-    done = res["config"]["n"] * res["config"]["epochs"]
-    # within the bound: half of it used (the slack would be 0.5), or next to none (1.0)
-    for within in (2.0 * done, 1e300):
+    # iterates 0..n·epochs were checked: the first with L ≤ ε is at least n·epochs + 1
+    done = res["config"]["n"] * res["config"]["epochs"] + 1
+    # within the bound: half of it (the slack would be 0.5), next to none (1.0), or all of it
+    # (0: the first iterate with L ≤ ε may be the very next one, at the bound)
+    for within in (2.0 * done, 1e300, float(done)):
         ctx = _recorded(case, {**res, **never, **{key: np.full_like(np.asarray(res[key]), within)
                                                   for key in ("T_exact", "M")}})
         assert clause not in ctx.worst
@@ -100,7 +102,7 @@ def test_a_censored_pair_just_past_its_bound_is_a_fail_of_its_own_slack(small_ca
     """Updates made without reaching ε at 1.5× the bound: slack −0.5, settled (a FAIL), for
     any slack below 0, not only far below."""
     case, res = small_case
-    done = res["config"]["n"] * res["config"]["epochs"]
+    done = res["config"]["n"] * res["config"]["epochs"] + 1
     bound = "T_exact" if clause.endswith("T_exact") else "M"
     ctx = _recorded(case, {**res, "t_eps": np.full_like(np.asarray(res["t_eps"]), -1),
                            bound: np.full_like(np.asarray(res[bound]), done / 1.5)})
