@@ -201,7 +201,8 @@ TARGETS = {
     # accepts a bad certificate leaves every claim PASSing on valid ones, so its tests, which
     # tamper with certificates, are its real judges
     "certify-recheck": ("linteach/certify/recheck.py", None, ["thm5.1"],
-                        ["tests/test_certify.py", "tests/test_plane.py", "tests/test_cstar.py"]),
+                        ["tests/test_mutation_kills_certify.py", "tests/test_certify.py",
+                         "tests/test_plane.py", "tests/test_cstar.py"]),
     "scale": ("linteach/_scale.py", None, ["appD.1", "odd-part", "lem6.1"],
               ["tests/test_scale.py", "tests/test_metrics.py",
                "tests/test_mutation_kills_metrics.py"]),
