@@ -34,7 +34,8 @@ def accepted_leaves():
     """(float bound, its scale, exact bound, kind, the rows used) of every leaf the searches
     accepted while bracketing c*(W) of six small nets (k, d ≤ 3, seeds 0–5) and deciding them
     at c = 2, and deciding two wider nets (k = 7, d = 5 and k = 4, d = 4: their leaves use
-    the vertex bound's row) at c = 2."""
+    the vertex bound's row) at c = 2 and a third (k = 5, d = 6) at c = 0.5, whose search
+    closes a leaf with a cut."""
     seen, mp = [], pytest.MonkeyPatch()
     real, real_norm = search.SideSearch.accept, normsearch.NormSearch.accept_norm
 
@@ -72,8 +73,9 @@ def accepted_leaves():
         for W, a in _nets(range(6), 4, 4, 0.05):
             c_star(W, alpha=a)
             decide(W, alpha=a, c=2.0)
-        for W, a in _nets(range(2), 8, 7, 0.005):
-            decide(W, alpha=a, c=2.0)
+        for seeds, c in (((0, 1), 2.0), ((46,), 0.5)):  # seed 46: a leaf closed by a cut
+            for W, a in _nets(seeds, 8, 7, 0.005):
+                decide(W, alpha=a, c=c)
     finally:
         mp.undo()
     return seen
@@ -88,7 +90,9 @@ def test_every_accepted_leaf_s_exact_bound_is_the_search_s_float_bound(accepted_
     kinds = {kind for *_, kind, _rows in accepted_leaves}
     assert kinds == {"bound", "empty", "norm", "raised"}
     # the two rows after the per-neuron ones (P below the u chords, P below V's chord) used
-    assert {0, 1} <= set(np.concatenate([rows for *_, rows in accepted_leaves]).tolist())
+    # and a cut's row (the first after them)
+    used = np.concatenate([rows for *_, kind, rows in accepted_leaves if kind != "raised"])
+    assert {0, 1, 2} <= set(used.tolist())
     for val, scale, bound, kind, _rows in accepted_leaves:
         assert bound is not None and (bound > 0 or kind == "raised"), kind
         assert abs(float(bound) - val) <= 1e-9 * scale, (kind, float(bound), val, scale)
@@ -107,11 +111,24 @@ def _leaves(tree):
     return 1 if "split" not in tree else sum(_leaves(t) for t in tree["children"])
 
 
-def test_the_summary_counts_the_tree_s_leaves(certified):
-    W, c, cert = certified
-    out = recheck(W, 0.3, c, cert)
-    for side in cert["sides"]:
-        assert out[side["side"]]["leaves"] == _leaves(side["tree"])
+def _kinds(tree):
+    if "split" not in tree:
+        return [tree["proof"]["kind"]]
+    return [kind for t in tree["children"] for kind in _kinds(t)]
+
+
+def test_the_summary_counts_the_tree_s_leaves_and_its_norm_leaves_apart():
+    """Per side: every leaf counted once; the "norm" leaves (bounds in units of ‖ξ‖²) counted
+    apart and kept out of the smallest N/v bound."""
+    for W, a in _nets(range(6), 4, 4, 0.05):
+        found = c_star(W, alpha=a)
+        out = recheck(W, a, found.hi, found.certificate)
+        for side in found.certificate["sides"]:
+            kinds = _kinds(side["tree"])
+            assert out[side["side"]]["leaves"] == len(kinds)
+            assert out[side["side"]]["norm_leaves"] == kinds.count("norm")
+            if kinds.count("norm") == len(kinds):
+                assert out[side["side"]]["min_bound"] is None
 
 
 def test_a_negative_deviation_radius_is_refused_whatever_its_square(certified):
