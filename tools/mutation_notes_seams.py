@@ -1,7 +1,10 @@
 """The survivors of the last population passes (kernels-rest: the seam between the trainers
-and the network; patterns: the agreement patterns) and the qp-solve mutants killed last:
+and the network; patterns: the agreement patterns), of the sampled campaign over
+certify-recheck (the exact re-check of Theorem 5.1's certificates) and the qp-solve mutants
+killed last:
 kill reasons (the tests in ``tests/test_mutation_kills_kernels.py``,
-``tests/test_mutation_kills_patterns.py`` and ``tests/test_mutation_kills_qp.py``) and
+``tests/test_mutation_kills_patterns.py``, ``tests/test_mutation_kills_certify.py`` and
+``tests/test_mutation_kills_qp.py``) and
 equivalence reasons, keyed like :mod:`mutation_notes`: (target, function, operator,
 line[, occurrence]); merged into :data:`mutation_notes_population.KILLED_BY_POPULATION` and
 :data:`mutation_notes_population.EQUIVALENT_POPULATION`.
@@ -57,8 +60,37 @@ KILLED_BY: dict = {
     ("patterns", "par_fractions", "core/ReplaceComparisonOperator_Gt_GtE", 110, 7):
         "a w neuron with a margin exactly 0 is not in PAR by itself "
         "(test_a_neuron_orthogonal_to_a_point_is_not_in_par_by_itself)",
+    **{("certify-recheck", "(file)", op, line, occ):
+       "on every leaf the searches accept, and for its multipliers with each row's raised "
+       "in turn, the exact leaf bound equals the searches' float Lagrangian bound from their "
+       "own rows (test_every_accepted_leaf_s_exact_bound_is_the_search_s_float_bound; its "
+       "nets include leaves that use the vertex bound's row, a cut and norm leaves)"
+       for op, line, occ in (("core/ReplaceBinaryOperator_Add_Sub", 211, 20),
+                             ("core/ReplaceBinaryOperator_Mul_Div", 170, 26),
+                             ("core/ReplaceBinaryOperator_Div_Add", 210, 4),
+                             ("core/ReplaceBinaryOperator_Div_Sub", 222, 5),
+                             ("core/ReplaceComparisonOperator_Gt_LtE", 148, 4),
+                             ("core/NumberReplacer", 210, 159))},
+    ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_Eq_LtE", 263, 13):
+        "an empty band's side renamed 'band' (sorting before 'empty-band') is refused "
+        "(test_a_side_of_an_unknown_kind_is_not_read_as_an_empty_band)",
+    **{("certify-recheck", "(file)", op, line, occ):
+       "the summary counts every leaf once and the norm leaves apart (test_the_summary_counts_"
+       "the_tree_s_leaves_and_its_norm_leaves_apart)"
+       for op, line, occ in (("core/ReplaceComparisonOperator_Eq_Gt", 302, 16),
+                             ("core/NumberReplacer", 293, 192))},
+    ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_Lt_Eq", 69, 0):
+        "a negative deviation radius is refused whatever its square "
+        "(test_a_negative_deviation_radius_is_refused_whatever_its_square)",
+    ("certify-recheck", "(file)", "core/NumberReplacer", 48, 1):
+        "an upper end below the centre is invalid even when its distance squares past the "
+        "half-width (test_an_upper_end_is_valid_when_it_is_at_least_the_centre_plus_the_half_"
+        "width)",
 }
 
+_DEVIATION_ROWS = ("equivalent: the rows 4k ≤ i < 8k (the deviation bounds) have no B "
+                   "coefficient (0), so letting more or fewer of them add ls·cb to B's "
+                   "reduced cost adds 0")
 _BETA_NONNEGATIVE = ("equivalent: an agreement's β is a minimum of |ŵ·x| or 0, never negative, "
                      "so `β != 0` and `β > 0` agree")
 _ZERO_TWICE = ("equivalent: agreement makes β zero where a type is on no side of some point "
@@ -105,4 +137,13 @@ EQUIVALENT: dict = {
         "(checked on numpy 2.4), so (..., −2) is (..., −1)",
     **{("patterns", "agreement", "core/NumberReplacer", line, occ): _ZERO_TWICE
        for line, occ in ((76, 48), (76, 49), (77, 52), (77, 53), (77, 59))},
+    **{("certify-recheck", "(file)", op, 191, occ): _DEVIATION_ROWS
+       for op, occ in (("core/ReplaceBinaryOperator_Mul_Add", 34),
+                       ("core/ReplaceBinaryOperator_Mul_Div", 34), ("core/NumberReplacer", 142))},
+    ("certify-recheck", "(file)", "core/NumberReplacer", 148, 45):
+        "equivalent: the slope put in place of V's chord where bh = bl multiplies B − bl in "
+        "the Lagrangian (the row is P − sv·B ≤ V(bl) − sv·bl), and B's box is the one point "
+        "bl there, so any slope gives the same bound",
+    ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_NotEq_Gt", 253, 4):
+        "equivalent: `r2 != 0` → `r2 > 0`; r2 is an exact sum of squares, never negative",
 }
