@@ -197,6 +197,20 @@ TARGETS = {
     # pairs settle a clause, a censored count); not core numerics, so outside its total
     "check-thm4": ("proofs_check/kit/thm4_report.py", ["_record_pairs", "record_sgd_result"],
                    ["thm4.1"], ["tests/claims/test_thm4_1.py"]),
+    # ... and the other theorems' clause records: Theorem 5.1's evaluation of a band (the
+    # sampled sign test beside the exact decision), Theorem 6.1's and 6.2's slacks and their
+    # shared recording of a run (kit/nar.py)
+    "check-thm5": ("proofs_check/claims/thm5_1.py", ["_evaluate", "_sampled_at", "_record"],
+                   ["thm5.1"], ["tests/claims/test_thm5_1.py"]),
+    "check-thm6.1": ("proofs_check/claims/thm6_1.py", ["limit_slack", "pattern_slacks",
+                                                       "_analyse"],
+                     ["thm6.1"], ["tests/claims/test_thm6_1.py"]),
+    "check-thm6.2": ("proofs_check/claims/thm6_2.py", ["eq8_slack", "boundary_slack",
+                                                       "_analyse"],
+                     ["thm6.2"], ["tests/claims/test_thm6_2.py"]),
+    "check-nar": ("proofs_check/kit/nar.py", ["radius_slack", "record_run"],
+                  ["thm6.1", "thm6.2"], ["tests/claims/test_thm6_1.py",
+                                         "tests/claims/test_thm6_2.py"]),
     # the exact re-check of a Theorem 5.1 certificate (rationals, no solver): a mutant that
     # accepts a bad certificate leaves every claim PASSing on valid ones, so its tests, which
     # tamper with certificates, are its real judges
