@@ -246,3 +246,91 @@ def test_the_enlarged_constant_control_fails_and_a_control_that_ignores_it_is_no
     thm5_1._control(planted)
     assert not planted.control["caught"]
     assert planted.control["enlarged"]["verdict"] != "FAIL"
+
+
+# -- the clause records and the cases' construction, by value ---------------------------------
+def _undecided():
+    return {"status": "undecided", "band": None, "slack": None, "ratio": None,
+            "reason": "k = 40 > 12: certified only at the thorough budget"}
+
+
+def test_an_undecided_band_is_observed_from_its_points_or_else_inconclusive():
+    """Undecided exactly: the band clause is recorded from its sampled points (observed), or
+    the case is inconclusive when it has none; the sharp clause without sampled points is
+    neither (its band may hold no point of the case)."""
+    from proofs_check.engine.contract import Case
+    case = Case("random", 3)
+    out = {"alpha": 0.3, "k": 40, "c": 2.0,
+           "certified": {thm5_1.CLAUSE: _undecided(), thm5_1.SHARP_CLAUSE: _undecided()}}
+    ctx = fresh_context(thm5_1)
+    thm5_1._record(ctx, case, out)
+    assert ctx.counts["inconclusive"] == 1 and not ctx.worst
+    ctx = fresh_context(thm5_1)
+    thm5_1._record(ctx, case, {**out, "slack": np.array([0.5, 0.25]), "worst": {}})
+    assert ctx.counts["inconclusive"] == 0 and list(ctx.worst) == [thm5_1.CLAUSE]
+    assert ctx.worst[thm5_1.CLAUSE].slack == 0.25
+    assert ctx.worst[thm5_1.CLAUSE].evidence == {"observed": 1}
+
+
+@pytest.fixture
+def built_and_decided(monkeypatch):
+    """Spies: the band g each extremal net is built at, and the nets handed to the exact
+    decisions, in order."""
+    built, decided = [], []
+    real_build, real_certify = thm5_1.extremal_net, thm5_1.certify_nets
+
+    def build(a, r, g, **kw):
+        out = real_build(a, r, g, **kw)
+        built.append((g, out[1]))
+        return out
+
+    def certify(nets, *args, **kw):
+        decided.append(list(nets))
+        return real_certify(nets, *args, **kw)
+
+    monkeypatch.setattr(thm5_1, "extremal_net", build)
+    monkeypatch.setattr(thm5_1, "certify_nets", certify)
+    return built, decided
+
+
+def test_an_extremal_case_builds_at_the_sharp_constant_the_band_edge_and_between(
+        built_and_decided):
+    """Its grid: c_k(α) and 2 exactly, four bands drawn in [c_k, 2], two in [2, 10]; every
+    net decided, in the order built."""
+    from proofs_check.engine.contract import Case
+    built, decided = built_and_decided
+    out = thm5_1._evaluate(Case("extremal", 5), "extremal", None, None)
+    g = [b for b, _ in built]
+    c_k = thm5_1.sharp(out["alpha"])
+    assert len(g) == 8 and g[0] == c_k and g[1] == 2.0
+    assert all(c_k <= b <= 2.0 for b in g[2:6]) and all(2.0 <= b <= 10.0 for b in g[6:])
+    assert [id(W) for W in decided[0]] == [id(W) for _, W in built]
+
+
+def test_the_shrunk_control_builds_between_its_band_and_the_sharp_constant_clearest_first(
+        built_and_decided):
+    """At c = SHRINK·c_k: eight nets at bands from c up to (not including) c_k, decided from
+    the last built (the band nearest c_k) back."""
+    from proofs_check.engine.contract import Case
+    built, decided = built_and_decided
+    out = thm5_1._evaluate(Case("extremal", 5), "extremal", None, thm5_1.SHRINK)
+    g = [b for b, _ in built]
+    c_k = thm5_1.sharp(out["alpha"])
+    assert out["c"] == thm5_1.SHRINK * c_k
+    np.testing.assert_array_equal(g, np.linspace(out["c"], c_k, 8, endpoint=False))
+    assert [id(W) for W in decided[0]] == [id(W) for _, W in built][::-1]
+
+
+@pytest.mark.parametrize("proved", [True, False])
+def test_c_star_is_bracketed_only_where_the_sharp_clause_is_proved(monkeypatch, proved):
+    from proofs_check.engine.contract import Case
+    real = thm5_1._certify
+
+    def certify(*args, **kw):
+        got = real(*args, **kw)
+        return got if proved else {**got, thm5_1.SHARP_CLAUSE: _undecided()}
+
+    monkeypatch.setattr(thm5_1, "_certify", certify)
+    monkeypatch.setattr(thm5_1, "sharp_ratio", lambda *a, **kw: "bracketed")
+    out = thm5_1._evaluate(Case("random", 7), "random", None, None, cstar=True)
+    assert (out.get("cstar") == "bracketed") is proved
