@@ -93,3 +93,21 @@ def test_the_radius_clause_holds_below_radius_tol_or_after_the_required_fall():
     fell = r_entry * 10.0 ** -decades
     assert nar.radius_slack(fell * (1 - 1e-9), r_entry) > 0
     assert nar.radius_slack(fell * (1 + 1e-6), r_entry) < 0
+
+
+def test_the_pattern_slacks_and_their_details_are_their_formulas():
+    """Each reported number by its definition: 1 − cos(Ŵ, W_pred), the pattern optimum's
+    relative radius r(W_pred)/‖W_pred‖ and its clause 1 − r/PROGRAM_CLUSTER_TOL, the KKT
+    clause 1 − kkt_end/KKT_TOL."""
+    from proofs_check.kit import flow
+    net, ds, D = _symmetric_limit()
+    agree = lt.agreement(D, ds.X)
+    W_pred = convex.nar_program(ds.X, ds.y, net.alpha, *agree.c(net.alpha), k=net.k)
+    slacks, info = thm6_1.pattern_slacks(D, W_pred, ds.X, ds.y, alpha=net.alpha,
+                                         kkt_end=0.25 * thm6_1.KKT_TOL)
+    assert info["one_minus_cos"] == 1.0 - flow.cosine(D, W_pred)
+    r_pred = float(lt.cluster_radius(W_pred)) / float(np.linalg.norm(W_pred))
+    assert info["pred_radius"] == r_pred
+    assert slacks["pattern_program_clustered"] == 1.0 - r_pred / thm6_1.PROGRAM_CLUSTER_TOL
+    assert slacks["kkt_residual_small"] == 0.75
+    assert info["radius"] == float(lt.cluster_radius(D))
