@@ -4,6 +4,7 @@ Its verdict, its negative control, and its machinery.
 """
 
 import numpy as np
+import pytest
 
 import linteach as lt
 from linteach import convex
@@ -111,3 +112,100 @@ def test_the_pattern_slacks_and_their_details_are_their_formulas():
     assert slacks["pattern_program_clustered"] == 1.0 - r_pred / thm6_1.PROGRAM_CLUSTER_TOL
     assert slacks["kkt_residual_small"] == 0.75
     assert info["radius"] == float(lt.cluster_radius(D))
+
+
+@pytest.fixture(scope="module")
+def analysed():
+    """A symmetric-family case trained at the quick budget's steps, with what ``_analyse``
+    saw for each run: the limit summary, the pattern optimum, the wrong pattern's optimum."""
+    from proofs_check.engine.contract import Case
+    from proofs_check.kit import flow
+    seen, mp = {}, pytest.MonkeyPatch()
+    real_summary, real_slacks = flow.limit_summary, thm6_1.pattern_slacks
+    real_wrong = thm6_1.wrong_pattern_prediction
+    mp.setattr(flow, "limit_summary",
+               lambda pair, r: seen.setdefault(r, {}).setdefault("s", real_summary(pair, r)))
+    current = {}
+
+    def slacks(direction, W_pred, *a, **kw):
+        current["W_pred"] = W_pred
+        return real_slacks(direction, W_pred, *a, **kw)
+
+    def wrong(*a, **kw):
+        current["wrong"] = real_wrong(*a, **kw)
+        return current["wrong"]
+
+    mp.setattr(thm6_1, "pattern_slacks", slacks)
+    mp.setattr(thm6_1, "wrong_pattern_prediction", wrong)
+    try:
+        case = Case("symmetric", 3)
+        spec = thm6_1.FAMILIES["symmetric"]
+        net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec["v"])
+        X, y, W0 = thm6_1.build_case(case, spec)
+        pair = flow.flow_pair(net, W0, X, y, n_steps=600)
+        outs = []
+        for r in range(len(W0)):
+            current.clear()
+            out = thm6_1._analyse(net, X, y, pair, r, 1.0, control=r == 0)
+            outs.append((out, seen[r]["s"], dict(current)))
+        default = thm6_1._analyse(net, X, y, pair, 0, 1.0)
+    finally:
+        mp.undo()
+    return net, X, y, pair, outs, default
+
+
+def test_analyse_reports_each_number_by_its_definition(analysed):
+    """Every number ``_analyse`` reports for an evaluated run, recomputed from what it saw:
+    the half-step companion's 1 − cos, r·‖W‖'s ratio since T_NAR, the PAR flag, the wrong
+    pattern's point, slack and 1 − cos (on the first run only; by default on any)."""
+    from proofs_check.kit import flow
+    _net, _X, y, _pair, outs, default = analysed
+    ok = [(out, s, seen) for out, s, seen in outs if out["outcome"] == "ok"]
+    assert ok and ok[0][0]["wrong"] is not None and default["wrong"] is not None
+    for out, s, seen in ok:
+        W_pred = seen["W_pred"]
+        assert out["one_minus_cos_half"] == 1.0 - flow.cosine(s["direction_half"], W_pred)
+        gain = s["log_norm_end"] - s["log_norm_entry"]
+        assert out["radius_norm_ratio"] == float(
+            np.exp(gain) * max(out["radius"], 1e-300) / max(s["radius_entry"], 1e-300))
+        assert out["par"] == bool(np.array_equal(s["side_w"], y)
+                                  and np.array_equal(s["side_u"], -y))
+        if out["wrong"] is not None:
+            point, W_wrong = seen["wrong"]
+            assert out["wrong"]["point"] == point
+            assert out["wrong"]["slack"] == thm6_1.limit_slack(s["direction"], W_wrong)
+            assert out["wrong"]["one_minus_cos"] == 1.0 - flow.cosine(s["direction"], W_wrong)
+    assert any(out["par"] for out, *_ in ok)  # a PAR run among them: the flag can be wrong
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_a_run_entering_its_nar_after_half_its_steps_is_inconclusive(monkeypatch, analysed,
+                                                                     late):
+    """T_NAR at step n_steps // 2 still counts; one step later is too late to watch."""
+    from proofs_check.kit import flow
+    net, X, y, pair, outs, _default = analysed
+    r = next(i for i, (out, *_rest) in enumerate(outs) if out["outcome"] == "ok")
+    half = pair["main"]["n_steps"] // 2
+    s = dict(outs[r][1], T_NAR_step=half + late)
+    monkeypatch.setattr(flow, "limit_summary", lambda pair, run: s)
+    out = thm6_1._analyse(net, X, y, pair, r, 1.0)
+    assert (out["outcome"] == "inconclusive" and "too late" in out["reason"]) is late
+
+
+def test_a_run_that_left_its_pattern_is_inconclusive_naming_the_factor(monkeypatch, analysed):
+    """r fell 3 decades since T_NAR while ‖W‖ grew 10×: r·‖W‖ moved by a factor 0.01, so the
+    run left its pattern between records; the reason gives that factor."""
+    from proofs_check.kit import flow
+    net, X, y, pair, outs, _default = analysed
+    r = next(i for i, (out, *_rest) in enumerate(outs) if out["outcome"] == "ok")
+    s = dict(outs[r][1], radius_entry=1e-1, radius_end=1e-4)
+    s["log_norm_end"] = s["log_norm_entry"] + np.log(10.0)
+    monkeypatch.setattr(flow, "limit_summary", lambda pair, run: s)
+    out = thm6_1._analyse(net, X, y, pair, r, 1.0)
+    assert out["outcome"] == "inconclusive" and "changed by a factor 0.01 since" in out["reason"]
+
+
+def test_pattern_slacks_takes_its_options_by_keyword():
+    net, ds, D = _symmetric_limit(steps=300)
+    with pytest.raises(TypeError):
+        thm6_1.pattern_slacks(D, D, ds.X, ds.y, net.alpha)
