@@ -270,6 +270,28 @@ def test_an_undecided_band_is_observed_from_its_points_or_else_inconclusive():
     assert ctx.counts["inconclusive"] == 0 and list(ctx.worst) == [thm5_1.CLAUSE]
     assert ctx.worst[thm5_1.CLAUSE].slack == 0.25
     assert ctx.worst[thm5_1.CLAUSE].evidence == {"observed": 1}
+    # both clauses sampled: each from its own points, the worst point's N, D, ratio with the
+    # band clause only
+    ctx = fresh_context(thm5_1)
+    thm5_1._record(ctx, case, {**out, "slack": np.array([0.5]), "sampled_sharp": np.array([0.75]),
+                               "worst": {"N": 1.0, "D": 2.0, "ratio": 3.0}})
+    assert ctx.worst[thm5_1.CLAUSE].detail["N"] == 1.0
+    assert ctx.worst[thm5_1.SHARP_CLAUSE].slack == 0.75
+    assert "N" not in ctx.worst[thm5_1.SHARP_CLAUSE].detail
+
+
+def test_a_proved_clause_records_its_least_slack_of_points_and_certificate():
+    """Decided exactly: evidence 'proved', slack the least of the sampled points' and the
+    certificate's; without sampled points, the certificate's."""
+    from proofs_check.engine.contract import Case
+    proved = {"status": "proved", "band": 2.0, "slack": 0.5, "ratio": None, "reason": None}
+    out = {"alpha": 0.3, "k": 2, "c": 2.0, "slack": np.array([0.25, 0.75]), "worst": {},
+           "certified": {thm5_1.CLAUSE: proved, thm5_1.SHARP_CLAUSE: dict(proved, slack=0.125)}}
+    ctx = fresh_context(thm5_1)
+    thm5_1._record(ctx, Case("random", 3), out)
+    assert ctx.worst[thm5_1.CLAUSE].slack == 0.25
+    assert ctx.worst[thm5_1.SHARP_CLAUSE].slack == 0.125
+    assert ctx.worst[thm5_1.CLAUSE].evidence == {"proved": 1}
 
 
 @pytest.fixture
@@ -331,6 +353,37 @@ def test_c_star_is_bracketed_only_where_the_sharp_clause_is_proved(monkeypatch, 
         return got if proved else {**got, thm5_1.SHARP_CLAUSE: _undecided()}
 
     monkeypatch.setattr(thm5_1, "_certify", certify)
-    monkeypatch.setattr(thm5_1, "sharp_ratio", lambda *a, **kw: "bracketed")
+    calls = []
+    monkeypatch.setattr(thm5_1, "sharp_ratio", lambda *a, **kw: calls.append(kw) or "bracketed")
     out = thm5_1._evaluate(Case("random", 7), "random", None, None, cstar=True)
     assert (out.get("cstar") == "bracketed") is proved
+    assert "cstar" not in thm5_1._evaluate(Case("random", 7), "random", None, None)
+    if proved:  # a flag True: the bracket alone (one node); ("close", n): closed within n
+        thm5_1._evaluate(Case("random", 7), "random", None, None, cstar=("close", 500))
+        assert [(kw["close"], kw["max_nodes"]) for kw in calls] == [(False, 1), (True, 500)]
+
+
+def test_the_extremal_dimension_is_drawn_over_its_stated_range(monkeypatch):
+    """d uniform on FAMILIES["extremal"]["d"], both ends included (seeds 0–199)."""
+    from proofs_check.engine.contract import Case
+
+    class Built(Exception):
+        pass
+
+    def build(a, r, g, *, d, rng):
+        raise Built(d)
+
+    monkeypatch.setattr(thm5_1, "extremal_net", build)
+    seen = set()
+    for seed in range(200):
+        with pytest.raises(Built) as got:
+            thm5_1._evaluate(Case("extremal", seed), "extremal", None, None)
+        seen.add(got.value.args[0])
+    lo, hi = thm5_1.FAMILIES["extremal"]["d"]
+    assert seen == set(range(lo, hi + 1))
+
+
+def test_a_shrunk_band_on_any_family_is_the_factor_times_its_sharp_constant():
+    from proofs_check.engine.contract import Case
+    out = thm5_1._evaluate(Case("random", 7), "random", None, 0.5)
+    assert out["c"] == 0.5 * thm5_1.sharp(out["alpha"])
