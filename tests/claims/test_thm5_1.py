@@ -363,27 +363,79 @@ def test_c_star_is_bracketed_only_where_the_sharp_clause_is_proved(monkeypatch, 
         assert [(kw["close"], kw["max_nodes"]) for kw in calls] == [(False, 1), (True, 500)]
 
 
-def test_the_extremal_dimension_is_drawn_over_its_stated_range(monkeypatch):
-    """d uniform on FAMILIES["extremal"]["d"], both ends included (seeds 0–199)."""
+def test_extremal_cases_are_drawn_over_their_stated_ranges(monkeypatch):
+    """Over seeds 0–199: d uniform on FAMILIES["extremal"]["d"], both ends reached; r
+    log-uniform in [1e-3, 10] (reaching past 9); the four bands between c_k and 2 and the
+    two between 2 and 10 inside their ranges, and reaching past 1.9, below 2.5 and past 9."""
     from proofs_check.engine.contract import Case
 
     class Built(Exception):
         pass
 
-    def build(a, r, g, *, d, rng):
-        raise Built(d)
+    grid = []
 
+    def build(a, r, g, *, d, rng):
+        grid.append(g)
+        if len(grid) == 8:
+            raise Built(a, r, d)
+        return real(a, r, g, d=d, rng=rng)
+
+    real = thm5_1.extremal_net
     monkeypatch.setattr(thm5_1, "extremal_net", build)
-    seen = set()
+    dims, radii, between, beyond = set(), [], [], []
     for seed in range(200):
+        grid.clear()
         with pytest.raises(Built) as got:
             thm5_1._evaluate(Case("extremal", seed), "extremal", None, None)
-        seen.add(got.value.args[0])
+        a, r, d = got.value.args
+        dims.add(d)
+        radii.append(r)
+        c_k = thm5_1.sharp(a)
+        assert all(c_k <= g <= 2.0 for g in grid[2:6]) and all(2.0 <= g <= 10.0 for g in grid[6:])
+        between += grid[2:6]
+        beyond += grid[6:]
     lo, hi = thm5_1.FAMILIES["extremal"]["d"]
-    assert seen == set(range(lo, hi + 1))
+    assert dims == set(range(lo, hi + 1))
+    assert 1e-3 <= min(radii) and max(radii) <= 10.0 and max(radii) > 9.0
+    assert max(between) > 1.9 and min(beyond) < 2.5 and max(beyond) > 9.0
+
+
+def test_a_witness_is_recorded_as_the_failure_it_is():
+    """An exact disagreement (status 'witness', slack < 0) is recorded with its slack,
+    proved, whatever the sampled points say."""
+    from proofs_check.engine.contract import Case
+    witness = {"status": "witness", "band": 2.0, "slack": -0.5, "ratio": 1.5, "reason": None}
+    out = {"alpha": 0.3, "k": 2, "c": 2.0, "slack": np.array([0.5]), "worst": {},
+           "certified": {thm5_1.CLAUSE: witness}}
+    ctx = fresh_context(thm5_1)
+    thm5_1._record(ctx, Case("random", 3), out)
+    assert ctx.worst[thm5_1.CLAUSE].slack == -0.5 and verdict_of(ctx) == "FAIL"
+    assert ctx.worst[thm5_1.CLAUSE].evidence == {"proved": 1}
+
+
+@pytest.mark.parametrize("above", [0, 1])
+def test_a_net_of_width_max_k_is_certified_and_a_wider_one_is_not(above):
+    from proofs_check.engine.contract import Case
+    case = Case("random", 7)
+    k = thm5_1._evaluate(case, "random", None, None)["k"]
+    out = thm5_1._evaluate(case, "random", None, None, max_k=k - above)
+    reasons = [c["reason"] or "" for c in out["certified"].values()]
+    assert any("certified only at the thorough budget" in why for why in reasons) is bool(above)
 
 
 def test_a_shrunk_band_on_any_family_is_the_factor_times_its_sharp_constant():
     from proofs_check.engine.contract import Case
     out = thm5_1._evaluate(Case("random", 7), "random", None, 0.5)
     assert out["c"] == 0.5 * thm5_1.sharp(out["alpha"])
+
+
+def test_sampled_points_with_a_net_each_are_judged_by_their_own_net_alone():
+    """Two points in the regime, each with its own net (here the same net twice): two
+    slacks, those of the points judged one by one."""
+    from proofs_check.engine.contract import Case
+    case = Case("random", 7)
+    net, W = linear_regime.draw_net(case.rng, thm5_1.FAMILIES["random"])
+    X = band_points(W, 2, c=4.0, rng=np.random.default_rng(0))
+    got = thm5_1._sampled_at(net, [W, W], X, 2.0)
+    alone = [sign_agreement(net, W, X[i:i + 1], c=2.0)["slack"] for i in range(2)]
+    np.testing.assert_array_equal(got, np.concatenate(alone))
