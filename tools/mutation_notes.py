@@ -5,6 +5,7 @@ The mutants killed by a test or check written for them are in :mod:`mutation_kil
 """
 from mutation_killed import KILLED_BY  # noqa: F401  (re-exported for tools/mutate.py)
 from mutation_notes_population import EQUIVALENT_POPULATION
+from mutation_notes_seams import KILLED_BY_TARGET  # noqa: F401  (re-exported, as KILLED_BY)
 
 #: mutants judged equivalent by reading them (target, function, operator, line) -> reason;
 #: each was checked by hand: no input can tell the mutant from the original

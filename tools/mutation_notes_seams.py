@@ -144,6 +144,36 @@ EQUIVALENT: dict = {
         "equivalent: the slope put in place of V's chord where bh = bl multiplies B − bl in "
         "the Lagrangian (the row is P − sv·B ≤ V(bl) − sv·bl), and B's box is the one point "
         "bl there, so any slope gives the same bound",
+    **{("check-thm5", "_evaluate", "core/ReplaceComparisonOperator_Eq_LtE", line, occ):
+       "equivalent: `family == \"extremal\"` → `family <= \"extremal\"`; _evaluate reads "
+       "FAMILIES[family] first (a KeyError for any other name), and no family of FAMILIES "
+       "sorts before \"extremal\" (k1, loose, many, random, tight)"
+       for line, occ in ((104, 0), (136, 1), (137, 2), (142, 3))},
+    **{("check-thm5", "_record", "core/ReplaceComparisonOperator_Eq_GtE", line, occ):
+       "equivalent: `clause == CLAUSE` → `clause >= CLAUSE` over the two clauses a case "
+       "records, and SHARP_CLAUSE (sign_agreement_above_…) sorts before CLAUSE "
+       "(sign_agreement_in_…): both conditions pick CLAUSE alone"
+       for line, occ in ((214, 6), (219, 8))},
+    **{("check-thm5", "_evaluate", "core/NumberReplacer", 115, occ):
+       "equivalent: every net of an extremal case is extremal_net's Net(k=2, α, v=1) of the "
+       "case's α, so `built[0][0]`, `built[1][0]` and `built[-1][0]` are equal nets"
+       for occ in (126, 127)},
     ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_NotEq_Gt", 253, 4):
         "equivalent: `r2 != 0` → `r2 > 0`; r2 is an exact sum of squares, never negative",
+}
+
+#: the reason for a check target's mutant killed by a test written since, where the mutant
+#: has no reason of its own: the tests written for the target's survivors, by what they pin
+KILLED_BY_TARGET: dict = {
+    "check-thm5": "tests/claims/test_thm5_1.py pins the clause records by value (an undecided "
+                  "band observed from its points or else inconclusive, each sampled clause from "
+                  "its own points, a proved clause's least slack, a witness as a FAIL), the "
+                  "cases' construction (the extremal grid, r and d over their ranges, the shrunk "
+                  "control's grid and order, a shrunk band on any family, per-point nets), "
+                  "certification up to max_k inclusive and the c* bracket's settings",
+    "check-thm6.1": "tests/claims/test_thm6_1.py recomputes every number the run analysis "
+                    "reports from what it saw (the pattern slacks, 1 − cos of the run and its "
+                    "half-step companion, r·‖W‖'s ratio, the PAR flag, the wrong pattern's "
+                    "point, slack and 1 − cos) and pins its cuts (T_NAR after half the steps, "
+                    "a run that left its pattern) and keyword-only options",
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mutation_notes import EQUIVALENT, KILLED_BY, NOTES
+from mutation_notes import EQUIVALENT, KILLED_BY, KILLED_BY_TARGET, NOTES
 from mutation_population import obsolete, population_lines
 from mutation_reach import reach_lines
 from mutation_targets import TARGETS
@@ -109,7 +109,9 @@ def report(out: Path, path: Path) -> None:
         for target, r in survivors + [(t + " (population)", r) for t, r in pop_survivors]:
             target, tag = target.split(" ")[0], target[len(target.split(" ")[0]):]
             if "added since" in r["verdict"]:
-                reason = f"{r['verdict']}: {_lookup(KILLED_BY, target, r) or 'a later check'}"
+                why = _lookup(KILLED_BY, target, r) or KILLED_BY_TARGET.get(target,
+                                                                          "a later check")
+                reason = f"{r['verdict']}: {why}"
             elif not _lookup(EQUIVALENT, target, r) and obsolete(r):
                 reason = ("no longer applies: its line was rewritten since the pass (today's "
                           "code of the function is judged by a target of its own); on the code the "
