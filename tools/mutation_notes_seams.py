@@ -158,6 +158,13 @@ EQUIVALENT: dict = {
        "equivalent: every net of an extremal case is extremal_net's Net(k=2, α, v=1) of the "
        "case's α, so `built[0][0]`, `built[1][0]` and `built[-1][0]` are equal nets"
        for occ in (126, 127)},
+    ("check-thm6.1", "_analyse", "core/ReplaceComparisonOperator_NotEq_Lt", 155, 0):
+        "equivalent: `outcome != \"ok\"` → `outcome < \"ok\"`; kit.nar.classify returns "
+        "\"ok\", \"inconclusive\" or \"anm\", and both others sort before \"ok\"",
+    ("check-thm6.1", "pattern_slacks", "core/NumberReplacer", 110, 82):
+        "equivalent: the default v enters only the KKT residual of a direction, which does "
+        "not depend on v (v scales every margin, every constraint of (P) and the residuals' "
+        "references alike; checked: the same float at v = 1 and v = 2 on the test's limit)",
     ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_NotEq_Gt", 253, 4):
         "equivalent: `r2 != 0` → `r2 > 0`; r2 is an exact sum of squares, never negative",
 }
@@ -175,5 +182,7 @@ KILLED_BY_TARGET: dict = {
                     "reports from what it saw (the pattern slacks, 1 − cos of the run and its "
                     "half-step companion, r·‖W‖'s ratio, the PAR flag, the wrong pattern's "
                     "point, slack and 1 − cos) and pins its cuts (T_NAR after half the steps, "
-                    "a run that left its pattern) and keyword-only options",
+                    "a run that left its pattern, a pattern optimum on the NAR boundary), PAR "
+                    "as both types on their side, the floors of a perfectly clustered run and "
+                    "its keyword-only options",
 }

@@ -209,3 +209,45 @@ def test_pattern_slacks_takes_its_options_by_keyword():
     net, ds, D = _symmetric_limit(steps=300)
     with pytest.raises(TypeError):
         thm6_1.pattern_slacks(D, D, ds.X, ds.y, net.alpha)
+
+
+@pytest.mark.parametrize("beta, boundary", [(0.0, True), (thm6_1.BETA_INTERIOR, True),
+                                            (2 * thm6_1.BETA_INTERIOR, False)])
+def test_a_pattern_optimum_on_the_nar_boundary_is_an_unmet_assumption(monkeypatch, analysed,
+                                                                      beta, boundary):
+    """β of the pattern optimum ≤ BETA_INTERIOR (its boundary, 0 included): ASSUMPTION-NOT-
+    MET; above it the run goes on to be evaluated."""
+    from proofs_check.kit import flow
+    net, X, y, pair, outs, _default = analysed
+    r = next(i for i, (out, *_rest) in enumerate(outs) if out["outcome"] == "ok")
+    monkeypatch.setattr(flow, "interior_beta", lambda W, X: beta)
+    out = thm6_1._analyse(net, X, y, pair, r, 1.0)
+    assert (out["outcome"] == "anm" and "NAR boundary" in out["reason"]) is boundary
+
+
+def test_par_needs_both_types_on_their_own_label_s_side(monkeypatch, analysed):
+    """PAR: every w neuron on the side of y and every u neuron on the side of −y; the w
+    neurons alone are not enough."""
+    from proofs_check.kit import flow
+    net, X, y, pair, outs, _default = analysed
+    r = next(i for i, (out, s, _seen) in enumerate(outs) if out["outcome"] == "ok" and out["par"])
+    s = dict(outs[r][1], side_u=np.asarray(y, dtype=outs[r][1]["side_u"].dtype))
+    monkeypatch.setattr(flow, "limit_summary", lambda pair, run: s)
+    assert thm6_1._analyse(net, X, y, pair, r, 1.0)["par"] is False
+
+
+def test_a_perfectly_clustered_run_has_a_finite_radius_ratio(monkeypatch, analysed):
+    """r = 0 at T_NAR and at the end (every neuron of a type equal): r·‖W‖'s ratio since T_NAR
+    is e^gain·(1e-300/1e-300), the floors keeping it finite."""
+    from proofs_check.kit import flow
+    net, X, y, pair, outs, _default = analysed
+    r = next(i for i, (out, *_rest) in enumerate(outs) if out["outcome"] == "ok")
+    s = dict(outs[r][1], radius_entry=0.0, radius_end=0.0)
+    k = net.k
+    D = s["direction"].copy()
+    D[:k], D[k:] = D[:k].mean(axis=0), D[k:].mean(axis=0)
+    s["direction"] = D / np.linalg.norm(D)
+    monkeypatch.setattr(flow, "limit_summary", lambda pair, run: s)
+    out = thm6_1._analyse(net, X, y, pair, r, 1.0)
+    assert out["outcome"] == "ok" and out["radius"] == 0.0
+    assert out["radius_norm_ratio"] == float(np.exp(s["log_norm_end"] - s["log_norm_entry"]))
