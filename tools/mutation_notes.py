@@ -179,15 +179,14 @@ NOTES: list = [
     "every claim data set that fails the condition fails that other half too; `+G` in "
     "lp_feasible asks G(−θ) ≥ h, the same question, but unary + is a TypeError on a sparse "
     "G, which only an infeasible agreement pattern of nar_program passes (no claim's).",
-    "check-thm4 (Theorem 4.1's clause records): the first campaign let 26 of its 67 mutants "
-    "through thm4.1 and its tests, every one a weaker clause: clause 3's slack as 1 − L − ε "
-    "or 2 − L/ε, a pair that reached ε at iterate 0 counted as unreached, censored slacks "
-    "with + for /, and censored pairs settled at s ≠ 0, s < 1 or s ≤ 0 instead of s < 0, "
-    "i.e. read as passes.  The claim cannot see them: every case reaches ε well within its "
-    "bounds, so the clauses hold by a wide margin whatever their exact form.  Tests now pin "
-    "each clause's slack and which pairs settle by value (tests/claims/test_thm4_1.py), the "
-    "censored clause 4 was sharpened (t_ε ≥ n·epochs + 1, not n·epochs), and the campaign "
-    "was run again: the counts above are the second campaign's.",
+    "check-thm4 (Theorem 4.1's clause records): every mutant its first campaign let through "
+    "thm4.1 and its tests was a weaker clause: clause 3's slack as 1 − L − ε or 2 − L/ε, a pair "
+    "that reached ε at iterate 0 counted as unreached, censored slacks with + for /, and "
+    "censored pairs settled at s ≠ 0, s < 1 or s ≤ 0 instead of s < 0, i.e. read as passes.  "
+    "The claim cannot see them: every case reaches ε well within its bounds, so the clauses "
+    "hold by a wide margin whatever their exact form.  Tests now pin each clause's slack and "
+    "which pairs settle by value (tests/claims/test_thm4_1.py), the censored clause 4 was "
+    "sharpened (t_ε ≥ n·epochs + 1, not n·epochs), and the campaign was run again.",
 ]
 
 EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (

@@ -68,6 +68,11 @@ def report(out: Path, path: Path) -> None:
         lines.append("| **all claim-judged targets of linteach/** (the core numerics) | | "
                      f"{total['mutants']} | | | | | {total['open']} | | "
                      f"**{total['verify'] / total['competent']:.0%}** (of {total['competent']}) |")
+    firsts = [(t, c["first_campaign"]) for t, c in campaigns.items() if "first_campaign" in c]
+    if firsts:
+        lines += ["", "Campaigns run twice (the row above is the second run's):", ""]
+        lines += [f"- {t}: the first campaign, {f['why']}, judged {f['mutants']} mutants and "
+                  f"{f['survived']} survived" for t, f in firsts]
     pop_lines, pop_survivors = population_lines(
         out, campaigns, lambda t, r: _lookup(EQUIVALENT, t, r))
     # a target with neither a campaign's mutants nor a population pass is not judged yet
