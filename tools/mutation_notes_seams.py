@@ -165,6 +165,12 @@ EQUIVALENT: dict = {
         "equivalent: the default v enters only the KKT residual of a direction, which does "
         "not depend on v (v scales every margin, every constraint of (P) and the residuals' "
         "references alike; checked: the same float at v = 1 and v = 2 on the test's limit)",
+    ("check-nar", "record_run", "core/ReplaceComparisonOperator_NotEq_Lt", 82, 0):
+        "equivalent: `outcome != \"ok\"` → `outcome < \"ok\"`; a run's outcome is \"ok\", "
+        "\"inconclusive\" or \"anm\", and both others sort before \"ok\"",
+    ("check-nar", "record_run", "core/ReplaceComparisonOperator_Eq_LtE", 83, 0):
+        "equivalent: `outcome == \"anm\"` → `outcome <= \"anm\"` among the outcomes that "
+        "reach it (\"anm\" and \"inconclusive\", which sorts after \"anm\")",
     ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_NotEq_Gt", 253, 4):
         "equivalent: `r2 != 0` → `r2 > 0`; r2 is an exact sum of squares, never negative",
 }
@@ -172,6 +178,11 @@ EQUIVALENT: dict = {
 #: the reason for a check target's mutant killed by a test written since, where the mutant
 #: has no reason of its own: the tests written for the target's survivors, by what they pin
 KILLED_BY_TARGET: dict = {
+    "check-nar": "tests/claims/test_thm6_1.py records synthetic runs: an unmet assumption and "
+                 "an undecided run counted, not recorded; a violated clause inconclusive while "
+                 "the direction moves (the run's other clauses still recorded) and a FAIL once "
+                 "it settled, at DRIFT_TOL itself; the radius clause at RADIUS_TOL itself and "
+                 "at r = 0",
     "check-thm5": "tests/claims/test_thm5_1.py pins the clause records by value (an undecided "
                   "band observed from its points or else inconclusive, each sampled clause from "
                   "its own points, a proved clause's least slack, a witness as a FAIL), the "

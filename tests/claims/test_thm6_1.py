@@ -251,3 +251,47 @@ def test_a_perfectly_clustered_run_has_a_finite_radius_ratio(monkeypatch, analys
     out = thm6_1._analyse(net, X, y, pair, r, 1.0)
     assert out["outcome"] == "ok" and out["radius"] == 0.0
     assert out["radius_norm_ratio"] == float(np.exp(s["log_norm_end"] - s["log_norm_entry"]))
+
+
+# -- kit.nar: how a run is recorded ------------------------------------------------------------
+def _run(outcome="ok", drift=0.0, **slacks):
+    return {"outcome": outcome, "reason": "why", "scale": 1.0, "drift": drift, "slacks": slacks,
+            **{key: 0.0 for key in nar.DETAIL}}
+
+
+def _recorded(*runs):
+    from proofs_check.engine.contract import Case
+    from claim_support import fresh_context
+    ctx = fresh_context(thm6_1)
+    for r, run in enumerate(runs):
+        nar.record_run(ctx, Case("symmetric", 1), run, r)
+    return ctx
+
+
+def test_a_run_outside_the_hypotheses_or_undecided_is_counted_not_recorded():
+    ctx = _recorded(_run("anm"), _run("inconclusive"), _run("inconclusive"))
+    assert ctx.counts["assumption_not_met"] == 1 and ctx.counts["inconclusive"] == 2
+    assert not ctx.worst
+
+
+def test_a_violated_clause_fails_once_the_direction_settled_and_waits_while_it_moves():
+    """Drift above DRIFT_TOL: a clause with slack < 0 (here −0.5) is inconclusive and the
+    run's other clauses are still recorded; at DRIFT_TOL itself, or a clause that holds
+    (slack 0 or 0.5) while moving, is recorded."""
+    moving = thm6_1.DRIFT_TOL * 2
+    ctx = _recorded(_run(drift=moving, a=-0.5, b=0.0, c=0.5))
+    assert ctx.counts["inconclusive"] == 1 and set(ctx.worst) == {"b", "c"}
+    assert ctx.worst["b"].slack == 0.0 and ctx.worst["c"].slack == 0.5
+    ctx = _recorded(_run(drift=thm6_1.DRIFT_TOL, a=-0.5))
+    assert ctx.worst["a"].slack == -0.5 and ctx.counts["inconclusive"] == 0
+    ctx = _recorded(_run(drift=0.0, a=-0.5))
+    assert ctx.worst["a"].slack == -0.5
+
+
+def test_the_radius_clause_at_the_tolerance_itself_and_at_zero():
+    """r_end = RADIUS_TOL is judged by the absolute rule (slack exactly 0); r = 0 at the end
+    or at T_NAR is floored at 1e-300, never a division by zero."""
+    tol, decades = nar.RADIUS_TOL, nar.RADIUS_DECADES
+    assert nar.radius_slack(tol, tol) == 0.0
+    assert nar.radius_slack(0.0) == float(np.log10(tol / 1e-300))
+    assert nar.radius_slack(1e-3, 0.0) == float(np.log10(1e-300 / 1e-3)) - decades
