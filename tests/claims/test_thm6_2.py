@@ -2,8 +2,10 @@
 
 Its verdict, its negative control, and its machinery.
 """
+import dataclasses
 
 import numpy as np
+import pytest
 
 import linteach as lt
 from linteach import convex
@@ -71,3 +73,90 @@ def test_the_eq8_clause_holds_exactly_up_to_cos_tol():
         slack, gap = thm6_2.eq8_slack(_rotated_pair(w, u, target), w, u)
         np.testing.assert_allclose(gap, target, rtol=CANCELLATION)  # 1 − cos of a rotation
         assert (slack > 0) == holds
+
+
+# -- the run analysis, number by number -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def analysed():
+    """A rescaled-family case trained for 600 steps, with each run's limit summary as
+    ``_analyse`` saw it, and what ``_analyse`` needs to be called again."""
+    from linteach import convex as cv
+    from proofs_check.engine.contract import Case
+    case, spec = Case("rescaled", 1), thm6_2.FAMILIES["rescaled"]
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec.get("v", 1.0))
+    X, y, W0 = thm6_2.build_case(case, spec)
+    pair = _flow.flow_pair(net, W0, X, y, n_steps=600)
+    inputs = (cv.assumption4_lp(X, y), cv.solve_eq8(X, y, net.alpha),
+              cv.solve_eq8(X, y, thm6_2.WRONG_ALPHA), thm6_2._test_points(case, spec, X.shape[1]))
+    outs = [(thm6_2._analyse(net, X, y, *inputs, pair, r, 1.0), _flow.limit_summary(pair, r))
+            for r in range(len(W0))]
+    return net, X, y, inputs, pair, outs
+
+
+def _first_ok(outs):
+    return next(r for r, (out, _s) in enumerate(outs) if out["outcome"] == "ok")
+
+
+def test_analyse_reports_each_number_by_its_definition(analysed):
+    """Every number of an evaluated run recomputed from the summary and the programs: the
+    Assumption 3 bound α·v·√k·max‖x‖ and max γ̃ after T_NAR (the least of run and companion),
+    1 − cos to Eq. 8's lifted solution (run, companion, the wrong α's), the clauses' slacks."""
+    net, X, y, (a4, eq8, wrong, X_test), pair, outs = analysed
+    ok = [(out, s) for out, s in outs if out["outcome"] == "ok"]
+    assert ok
+    for out, s in ok:
+        bound = net.alpha * net.v * np.sqrt(net.k) * float(np.linalg.norm(X, axis=-1).max())
+        gt = s["gamma_tilde_after_entry"]
+        a3 = min(float(gt.max()), float(s["gamma_tilde_after_entry_half"].max()))
+        assert out["a3_bound"] == bound and out["a3"] == a3 and out["a3_ratio"] == a3 / bound
+        assert out["a4_slack"] == float(a4.slack.min()) and out["entry_step"] == s["T_NAR_step"]
+        lifted = _flow.lifted(*eq8, net.k)
+        assert out["one_minus_cos"] == 1.0 - _flow.cosine(s["direction"], lifted)
+        assert out["one_minus_cos_half"] == 1.0 - _flow.cosine(s["direction_half"], lifted)
+        assert out["wrong_one_minus_cos"] == 1.0 - _flow.cosine(
+            s["direction"], _flow.lifted(*wrong, net.k))
+        assert out["wrong_slack"] == 1.0 - out["wrong_one_minus_cos"] / thm6_2.COS_TOL
+        t = s["entry"] + int(np.argmax(gt > bound)) if gt.max() > bound else -1
+        after = pair["main"]["directions"][max(t, s["entry"]):, _index(outs, out)]
+        slacks = out["slacks"]
+        assert slacks["nar_is_par"] == float(thm6_2.par_beta(after, X, y).min())
+        assert slacks["cluster_radius_vanishes"] == thm6_2.radius_slack(s["radius_end"],
+                                                                        s["radius_entry"])
+        assert slacks["direction_solves_eq8"] == 1.0 - out["one_minus_cos"] / thm6_2.COS_TOL
+        assert out["radius"] == s["radius_end"]
+
+
+def _index(outs, out):
+    return next(r for r, (o, _s) in enumerate(outs) if o is out)
+
+
+@pytest.mark.parametrize("change, outcome, reason", [
+    (lambda s, n: dict(s, T_NAR_step=n // 2), "ok", ""),
+    (lambda s, n: dict(s, T_NAR_step=n // 2 + 1), "inconclusive", "final NAR only at step"),
+    (lambda s, n: dict(s, radius_entry=1e-1, radius_end=1e-4,
+                       log_norm_end=s["log_norm_entry"] + np.log(10.0)),
+     "inconclusive", "left its NAR")])
+def test_a_late_or_left_run_is_inconclusive(monkeypatch, analysed, change, outcome, reason):
+    net, X, y, inputs, pair, outs = analysed
+    r = _first_ok(outs)
+    s = change(outs[r][1], pair["main"]["n_steps"])
+    monkeypatch.setattr(_flow, "limit_summary", lambda pair, run: s)
+    out = thm6_2._analyse(net, X, y, *inputs, pair, r, 1.0)
+    assert out["outcome"] == outcome and reason in out.get("reason", "")
+
+
+def test_assumption_4_or_3_failing_is_an_unmet_assumption(monkeypatch, analysed):
+    """A failed Assumption 4 LP, or max γ̃ after T_NAR at or below α·v·√k·R_x (here the
+    bound reached exactly), is ASSUMPTION-NOT-MET with its reason."""
+    net, X, y, (a4, eq8, wrong, X_test), pair, outs = analysed
+    r = _first_ok(outs)
+    failed = dataclasses.replace(a4, holds=False)
+    out = thm6_2._analyse(net, X, y, failed, eq8, wrong, X_test, pair, r, 1.0)
+    assert out["outcome"] == "anm" and "Assumption 4" in out["reason"]
+    s = dict(outs[r][1])
+    bound = outs[r][0]["a3_bound"]
+    s["gamma_tilde_after_entry"] = np.minimum(s["gamma_tilde_after_entry"], bound)
+    monkeypatch.setattr(_flow, "limit_summary", lambda pair, run: s)
+    out = thm6_2._analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, 1.0)
+    assert out["outcome"] == "anm" and "Assumption 3" in out["reason"]
