@@ -12,7 +12,7 @@ from linteach import convex
 from proofs_check.claims import thm6_2
 from proofs_check.kit import flow as _flow
 from claim_support import passes
-from tolerances import CANCELLATION
+from tolerances import CANCELLATION, GRADIENT_FLOOR, OTHER_ROUTE
 
 
 # -- thm6.2 ------------------------------------------------------------------------------------
@@ -79,11 +79,11 @@ def test_the_eq8_clause_holds_exactly_up_to_cos_tol():
 
 @pytest.fixture(scope="module")
 def analysed():
-    """A rescaled-family case trained for 600 steps, with each run's limit summary as
-    ``_analyse`` saw it, and what ``_analyse`` needs to be called again."""
+    """A symmetric-a0.3 case (α = 0.3, v = 1.5) trained for 600 steps, with each run's limit
+    summary as ``_analyse`` saw it, and what ``_analyse`` needs to be called again."""
     from linteach import convex as cv
     from proofs_check.engine.contract import Case
-    case, spec = Case("rescaled", 1), thm6_2.FAMILIES["rescaled"]
+    case, spec = Case("symmetric-a0.3", 0), thm6_2.FAMILIES["symmetric-a0.3"]
     net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec.get("v", 1.0))
     X, y, W0 = thm6_2.build_case(case, spec)
     pair = _flow.flow_pair(net, W0, X, y, n_steps=600)
@@ -125,6 +125,35 @@ def test_analyse_reports_each_number_by_its_definition(analysed):
                                                                         s["radius_entry"])
         assert slacks["direction_solves_eq8"] == 1.0 - out["one_minus_cos"] / thm6_2.COS_TOL
         assert out["radius"] == s["radius_end"]
+        naive, angle, fraction = _boundary_by_definition(net, s["direction"], *eq8, X_test)
+        # another route: point by point in Python floats (sin θ − |cos| can cancel, and the
+        # angle, near 0 here, comes through arccos near 1)
+        np.testing.assert_allclose(slacks["boundary_matches_eq8"], naive, rtol=OTHER_ROUTE,
+                                   atol=GRADIENT_FLOOR)
+        assert out["angle"] == pytest.approx(angle, rel=OTHER_ROUTE, abs=GRADIENT_FLOOR)
+        assert out["disagree_fraction"] == fraction
+
+
+def _boundary_by_definition(net, D, w, u, X_test):
+    """boundary_slack's docstring, point by point: for each test point where sign N_W(x) and
+    sign((w − u)·x) differ, max(sin θ − |cos∠(x, w − u)|, 2r/‖w̄ − ū‖ − |cos∠(x, w̄ − ū)|)."""
+    k = net.k
+    w_bar, u_bar = D[:k].mean(axis=0), D[k:].mean(axis=0)
+    a, b = w - u, w_bar - u_bar
+
+    def cos(p, q):
+        return float(p @ q) / (float(np.sqrt(p @ p)) * float(np.sqrt(q @ q)))
+
+    theta = float(np.arccos(min(1.0, max(-1.0, cos(a, b)))))
+    r = max(float(np.sqrt(((rows - rows.mean(axis=0)) ** 2).sum(axis=1).max()))
+            for rows in (D[:k], D[k:]))
+    band = 2.0 * r / float(np.sqrt(b @ b))
+    out, differ = [], 0
+    for x in X_test:
+        if np.sign(net.forward(D, x[None])[0]) != np.sign(x @ a):
+            differ += 1
+            out.append(max(np.sin(theta) - abs(cos(x, a)), band - abs(cos(x, b))))
+    return (np.array(out) if out else np.array([1.0])), theta, differ / len(X_test)
 
 
 def _index(outs, out):
@@ -156,7 +185,22 @@ def test_assumption_4_or_3_failing_is_an_unmet_assumption(monkeypatch, analysed)
     assert out["outcome"] == "anm" and "Assumption 4" in out["reason"]
     s = dict(outs[r][1])
     bound = outs[r][0]["a3_bound"]
-    s["gamma_tilde_after_entry"] = np.minimum(s["gamma_tilde_after_entry"], bound)
     monkeypatch.setattr(_flow, "limit_summary", lambda pair, run: s)
-    out = thm6_2._analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, 1.0)
-    assert out["outcome"] == "anm" and "Assumption 3" in out["reason"]
+    for top in (bound, bound / 2):
+        s["gamma_tilde_after_entry"] = np.minimum(outs[r][1]["gamma_tilde_after_entry"], top)
+        out = thm6_2._analyse(net, X, y, a4, eq8, wrong, X_test, pair, r, 1.0)
+        assert out["outcome"] == "anm" and "Assumption 3" in out["reason"]
+
+
+def test_a_run_classified_outside_every_nar_keeps_its_outcome_and_reason(monkeypatch, analysed):
+    """Not in an NAR at the end and still moving: inconclusive with classify's reason; the
+    cuts for an NAR entered late or left do not apply (a run outside every NAR has no T_NAR
+    and no radius there)."""
+    net, X, y, inputs, pair, outs = analysed
+    r = _first_ok(outs)
+    s = {key: value for key, value in outs[r][1].items()
+         if key not in ("radius_entry", "log_norm_entry", "log_time_entry")}
+    s.update(in_nar=False, drift=1.0, T_NAR_step=pair["main"]["n_steps"])
+    monkeypatch.setattr(_flow, "limit_summary", lambda pair, run: s)
+    out = thm6_2._analyse(net, X, y, *inputs, pair, r, 1.0)
+    assert out["outcome"] == "inconclusive" and "still moving" in out["reason"]
