@@ -171,6 +171,30 @@ EQUIVALENT: dict = {
     ("check-nar", "record_run", "core/ReplaceComparisonOperator_Eq_LtE", 83, 0):
         "equivalent: `outcome == \"anm\"` → `outcome <= \"anm\"` among the outcomes that "
         "reach it (\"anm\" and \"inconclusive\", which sorts after \"anm\")",
+    **{("check-thm6.2", "_analyse", "core/ReplaceComparisonOperator_" + op, line, occ):
+       "equivalent: classify's outcome is \"ok\", \"inconclusive\" or \"anm\", and both "
+       "others sort before \"ok\": `>= \"ok\"` is `== \"ok\"` and `< \"ok\"` is "
+       "`!= \"ok\"`"
+       for op, line, occ in (("Eq_GtE", 137, 0), ("Eq_GtE", 139, 1), ("NotEq_Lt", 142, 1))},
+    **{("check-thm6.2", fn, op, line, occ):
+       "equivalent: `axis=-1` → `axis=1` or `axis=+1` on a 2-D array of points (X, X_test)"
+       for fn, op, line, occ in (("boundary_slack", "core/ReplaceUnaryOperator_USub_UAdd", 102, 8),
+                                 ("boundary_slack", "core/ReplaceUnaryOperator_Delete_USub", 102,
+                                  8),
+                                 ("_analyse", "core/ReplaceUnaryOperator_USub_UAdd", 144, 10),
+                                 ("_analyse", "core/ReplaceUnaryOperator_Delete_USub", 144, 10))},
+    **{("check-thm6.2", "_analyse", op, 147, occ):
+       "equivalent: where γ̃ never exceeds the bound the PAR clause reads the records from "
+       "max(t_margin, entry) with entry ≥ 0, so a t_margin of −1, −2, 0 (`not 1`, `−0`) is "
+       "the same slice; and where it does, `gt.max() != bound` and `>= bound` pick the same "
+       "branch's slice (argmax of an all-false array is 0: entry + 0)"
+       for op, occ in (("core/ReplaceComparisonOperator_Gt_NotEq", 2),
+                       ("core/ReplaceComparisonOperator_Gt_GtE", 2),
+                       ("core/ReplaceUnaryOperator_USub_Not", 11), ("core/NumberReplacer", 84),
+                       ("core/NumberReplacer", 85))},
+    ("check-thm6.2", "_analyse", "core/ReplaceComparisonOperator_Gt_GtE", 147, 1):
+        "equivalent in effect: the first record with γ̃ ≥ the bound instead of > it differs "
+        "only where a record's γ̃ equals α·v·√k·R_x to the last bit",
     ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_NotEq_Gt", 253, 4):
         "equivalent: `r2 != 0` → `r2 > 0`; r2 is an exact sum of squares, never negative",
 }
@@ -178,6 +202,13 @@ EQUIVALENT: dict = {
 #: the reason for a check target's mutant killed by a test written since, where the mutant
 #: has no reason of its own: the tests written for the target's survivors, by what they pin
 KILLED_BY_TARGET: dict = {
+    "check-thm6.2": "tests/claims/test_thm6_2.py recomputes every number the run analysis "
+                    "reports (Assumption 3's bound and γ̃, 1 − cos to Eq. 8's solution for the "
+                    "run, its companion and the wrong α, every clause slack; the boundary "
+                    "slack point by point from its definition, on trained and on unclustered "
+                    "nets, and at normals whose cosine rounds past ±1), and pins its cuts "
+                    "(late, left, outside every NAR, Assumptions 4 and 3, the PAR clause's "
+                    "records without Assumption 3)",
     "check-nar": "tests/claims/test_thm6_1.py records synthetic runs: an unmet assumption and "
                  "an undecided run counted, not recorded; a violated clause inconclusive while "
                  "the direction moves (the run's other clauses still recorded) and a FAIL once "

@@ -204,3 +204,49 @@ def test_a_run_classified_outside_every_nar_keeps_its_outcome_and_reason(monkeyp
     monkeypatch.setattr(_flow, "limit_summary", lambda pair, run: s)
     out = thm6_2._analyse(net, X, y, *inputs, pair, r, 1.0)
     assert out["outcome"] == "inconclusive" and "still moving" in out["reason"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_boundary_slack_is_its_definition_on_unclustered_nets(seed):
+    """On random nets of radius O(1) the band term 2r/‖w̄ − ū‖ − |cos∠(x, w̄ − ū)| decides
+    many points' slack: boundary_slack equals the definition point by point there too."""
+    rng = np.random.default_rng(seed)
+    net = lt.Net(k=3, alpha=0.3, v=1.5)
+    D = rng.standard_normal((6, 4)) * 0.3 + np.repeat(rng.standard_normal((2, 4)), 3, axis=0)
+    w, u, X_test = rng.standard_normal(4), rng.standard_normal(4), rng.standard_normal((200, 4))
+    slack, info = thm6_2.boundary_slack(net, D, w, u, X_test)
+    naive, angle, fraction = _boundary_by_definition(net, D, w, u, X_test)
+    np.testing.assert_allclose(slack, naive, rtol=OTHER_ROUTE, atol=GRADIENT_FLOOR)
+    assert info["angle"] == pytest.approx(angle, rel=OTHER_ROUTE, abs=GRADIENT_FLOOR)
+    assert info["disagree_fraction"] == fraction
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_boundary_slack_of_parallel_normals_whose_cosine_rounds_past_one(sign):
+    """w̄ − ū = ±3(w − u) exactly, for a w − u whose computed cosine is 1 + ε or −1 − ε:
+    the angle is 0 or π, never NaN."""
+    rng = np.random.default_rng(0)
+    a = next(a for a in (rng.standard_normal(5) for _ in range(1000))
+             if abs(_flow.cosine(a, sign * 3 * a)) > 1.0)
+    net = lt.Net(k=2, alpha=0.3)
+    D = _flow.lifted(sign * 3 * a, np.zeros(5), 2)
+    _slack, info = thm6_2.boundary_slack(net, D, a, np.zeros(5), rng.standard_normal((20, 5)))
+    assert info["angle"] == (0.0 if sign > 0 else np.pi)
+
+
+def test_without_assumption_3_the_par_clause_reads_every_record_from_t_nar(monkeypatch,
+                                                                           analysed):
+    """γ̃ never exceeds the bound (an unmet Assumption 3, whose conclusions are still
+    measured): the PAR clause then runs over every record from T_NAR on, here from record 0."""
+    net, X, y, inputs, pair, outs = analysed
+    r = _first_ok(outs)
+    s = dict(outs[r][1], entry=0)
+    s["gamma_tilde_after_entry"] = np.minimum(s["gamma_tilde_after_entry"],
+                                              outs[r][0]["a3_bound"] / 2)
+    monkeypatch.setattr(_flow, "limit_summary", lambda pair, run: s)
+    out = thm6_2._analyse(net, X, y, *inputs, pair, r, 1.0)
+    assert out["outcome"] == "anm"
+    every = float(thm6_2.par_beta(pair["main"]["directions"][:, r], X, y).min())
+    assert out["slacks"]["nar_is_par"] == every
+    later = float(thm6_2.par_beta(pair["main"]["directions"][1:, r], X, y).min())
+    assert later != every  # the first record's β is the run's least: reading it matters
