@@ -187,6 +187,14 @@ NOTES: list = [
     "hold by a wide margin whatever their exact form.  Tests now pin each clause's slack and "
     "which pairs settle by value (tests/claims/test_thm4_1.py), the censored clause 4 was "
     "sharpened (t_ε ≥ n·epochs + 1, not n·epochs), and the campaign was run again.",
+    "check-thm5, check-thm6.1, check-thm6.2, check-nar (the other theorems' clause code, "
+    "campaigns run once): their claims kill only the mutants that break a clause outright; "
+    "a weaker clause, a wrong reported number, a cut moved by one step or a case drawn from "
+    "the wrong range leaves every case passing, and their tests had checked the verdicts "
+    "only.  The survivors (the 'killed by checks/tests added since' column) were killed by "
+    "tests written for them that recompute every recorded slack, detail and cut from its "
+    "definition on the checks' own cases (tests/claims/test_thm5_1.py, test_thm6_1.py, "
+    "test_thm6_2.py).",
 ]
 
 EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (
