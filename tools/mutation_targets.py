@@ -211,6 +211,9 @@ TARGETS = {
     "check-nar": ("proofs_check/kit/nar.py", ["radius_slack", "record_run"],
                   ["thm6.1", "thm6.2"], ["tests/claims/test_thm6_1.py",
                                          "tests/claims/test_thm6_2.py"]),
+    "check-eq6": ("proofs_check/claims/eq6.py", ["bound_slack", "rate_slack", "shrink_slack",
+                                                 "_phase_summary", "_record"],
+                  ["eq6"], ["tests/claims/test_eq6.py"]),
     # the exact re-check of a Theorem 5.1 certificate (rationals, no solver): a mutant that
     # accepts a bad certificate leaves every claim PASSing on valid ones, so its tests, which
     # tamper with certificates, are its real judges
