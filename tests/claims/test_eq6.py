@@ -56,3 +56,71 @@ def test_the_rate_and_shrink_clauses_sit_at_their_named_constants():
     allowed = eq6.SHRINK * drop + eq6.DROP_FLOOR
     assert eq6.shrink_slack(drop, allowed * (1 - 1e-9)) > 0
     assert eq6.shrink_slack(drop, allowed * (1 + 1e-9)) < 0
+
+
+# -- the phase summaries and the records, by value -----------------------------------------------
+def _trace(log_loss, smoothed, normalized, log_norm):
+    return {"log_loss": np.asarray(log_loss, float), "smoothed_margin": np.asarray(smoothed, float),
+            "normalized_margin": np.asarray(normalized, float),
+            "log_norm": np.asarray(log_norm, float)}
+
+
+def test_a_phase_summary_is_its_definitions_over_the_late_records():
+    """Two runs, three records, n = 4: a record is late when L_sum = n·L < log 2; run 0 is
+    late from record 1 on, run 1 never.  Every entry by its definition over those records:
+    the least bound slack (inf where none), the least rate slack of the late samples and
+    their count, the largest drops of run and companion, whether it entered, log ‖W‖."""
+    n = 4
+    late, early = np.log(0.1 / n), np.log(1.0 / n)  # L_sum 0.1 < log 2 < 1.0
+    log_loss = [[early, early], [late, early], [late, early]]
+    smoothed = [[0.1, 0.2], [0.3, 0.2], [0.25, 0.2]]
+    normalized = [[0.2, 0.3], [0.31, 0.3], [0.3, 0.3]]
+    trace = _trace(log_loss, smoothed, normalized, [[0.0, 0.0], [1.0, 0.5], [2.0, 0.7]])
+    half = _trace(log_loss, [[0.1, 0.2], [0.3, 0.2], [0.29, 0.2]], normalized, [[0.0] * 2] * 3)
+    samples = [{"s": np.array([0.5, -1.0]), "log_lsum": np.array([np.log(0.1), 0.0])},
+               {"s": np.array([0.25, -2.0]), "log_lsum": np.array([np.log(0.2), np.log(0.1)])}]
+    out = eq6._phase_summary(trace, samples, n, half)
+    valid = np.array([[False, False], [True, False], [True, False]])
+    np.testing.assert_array_equal(out["entered"], [True, False])
+    assert out["bound"][0] == min(eq6.bound_slack(0.3, 0.31), eq6.bound_slack(0.25, 0.3))
+    assert out["bound"][1] == np.inf
+    from proofs_check.kit import flow
+    np.testing.assert_array_equal(out["drop"], flow.largest_drop(trace["smoothed_margin"], valid))
+    np.testing.assert_array_equal(out["drop_half"],
+                                  flow.largest_drop(half["smoothed_margin"], valid))
+    assert out["drop"][0] == (0.3 - 0.25) / 0.3 and out["drop_half"][0] == (0.3 - 0.29) / 0.3
+    np.testing.assert_array_equal(out["rate"], [eq6.rate_slack(0.25), eq6.rate_slack(-2.0)])
+    np.testing.assert_array_equal(out["rate_points"], [2, 1])
+    np.testing.assert_array_equal(out["log_norm_end"], [2.0, 0.7])
+    gamma_mean = eq6.mean_loss_gamma(np.array([late, late]) + np.log(n), np.array([1.0, 2.0]), n)
+    assert out["mean_loss_bound"][0] == min(eq6.bound_slack(gamma_mean[0], 0.31),
+                                            eq6.bound_slack(gamma_mean[1], 0.3))
+    assert "rate" not in eq6._phase_summary(trace, [], n, half)
+
+
+def test_a_phase_is_recorded_run_by_run_and_counts_what_it_could_not_evaluate():
+    """Per run that entered the late phase: its bound (or, asked, the mean-loss bound), its
+    rate where finite (with the number of samples) and its shrink slack; a run that never
+    entered, or a phase no run reached, is inconclusive."""
+    from proofs_check.engine.contract import Case
+    from claim_support import fresh_context
+    R = len(eq6.INIT_SCALES)
+    ph = {"entered": np.array([True] + [False] * (R - 1)), "bound": np.full(R, 0.5),
+          "mean_loss_bound": np.full(R, -0.5), "rate": np.array([0.25] + [np.inf] * (R - 1)),
+          "rate_points": np.full(R, 3), "drop": np.full(R, 1e-3), "drop_half": np.full(R, 0.0)}
+    ctx = fresh_context(eq6)
+    eq6._record(ctx, Case("symmetric", 1), {"phases": {"late": ph}})
+    assert ctx.worst["gamma_tilde_le_gamma_bar"].slack == 0.5
+    assert ctx.worst["rate_nonnegative"].slack == 0.25
+    assert ctx.worst["rate_nonnegative"].detail["points"] == 3
+    assert ctx.worst["breaks_shrink_with_step"].slack == float(eq6.shrink_slack(1e-3, 0.0))
+    for clause in ctx.worst.values():
+        assert clause.evaluated == 1
+    # R − 1 runs never entered; the euler phase is missing altogether
+    assert ctx.counts["inconclusive"] == (R - 1) + 1
+    ctx = fresh_context(eq6)
+    eq6._record(ctx, Case("symmetric", 1), {"phases": {"late": dict(ph, rate=np.full(R, np.inf))}},
+                phases=("late",), mean_loss=True)
+    assert ctx.worst["gamma_tilde_le_gamma_bar"].slack == -0.5
+    assert "rate_nonnegative" not in ctx.worst
+    assert ctx.counts["inconclusive"] == R - 1
