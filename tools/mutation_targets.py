@@ -214,6 +214,9 @@ TARGETS = {
     "check-eq6": ("proofs_check/claims/eq6.py", ["bound_slack", "rate_slack", "shrink_slack",
                                                  "_phase_summary", "_record"],
                   ["eq6"], ["tests/claims/test_eq6.py"]),
+    "check-lem6.1": ("proofs_check/claims/lem6_1.py", ["antipodal_slack", "witness_holds",
+                                                       "evaluate_cases", "_run", "check"],
+                     ["lem6.1"], ["tests/claims/test_lem6_1.py"]),
     # the exact re-check of a Theorem 5.1 certificate (rationals, no solver): a mutant that
     # accepts a bad certificate leaves every claim PASSing on valid ones, so its tests, which
     # tamper with certificates, are its real judges
