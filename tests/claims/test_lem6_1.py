@@ -47,3 +47,65 @@ def test_the_clause_holds_down_to_slack_one_minus_the_lp_tolerance():
     assert clause(1.0 - lem6_1.LP_TOL * (1 - 1e-6)) > 0
     assert clause(1.0 - lem6_1.LP_TOL * (1 + 1e-6)) < 0
     assert clause(np.inf) == lem6_1.VACUOUS > 0
+
+
+# -- the witness test, the records and the measurements, by value -----------------------------
+def _witnessed(z, j=0, holds=False):
+    from types import SimpleNamespace
+    return SimpleNamespace(holds=holds, witness=None if z is None else np.asarray(z, float),
+                           witness_index=j)
+
+
+def test_a_witness_must_reach_one_on_the_other_class_and_zero_at_its_point():
+    """z·x ≥ 1 − LP_TOL on every point of the class opposite x_j and z·x_j ≥ −LP_TOL, both
+    ends inclusive; no witness when the assumption holds or none was returned."""
+    X, y = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 2.0]]), np.array([1, -1, -1])
+    tol = lem6_1.LP_TOL
+    assert lem6_1.witness_holds(_witnessed([0.0, 1.0]), X, y)
+    assert lem6_1.witness_holds(_witnessed([-tol, 1.0 - tol]), X, y)         # both at the edge
+    assert not lem6_1.witness_holds(_witnessed([-2 * tol, 1.0]), X, y)       # z·x_j too low
+    assert not lem6_1.witness_holds(_witnessed([0.0, 1.0 - 2 * tol]), X, y)  # z·x_1 too low
+    assert not lem6_1.witness_holds(_witnessed([0.0, 1.0], holds=True), X, y)
+    assert not lem6_1.witness_holds(_witnessed(None), X, y)
+
+
+def test_the_measurements_of_the_sets_and_of_the_raw_scale_lp(monkeypatch):
+    """Counts by their definitions on synthetic results: vacuous sets, the least finite slack
+    (back in units of the LP's slack), raw-scale solves off by more than 1e-6, solver errors,
+    changed verdicts; the control is caught only when every one of its sets fails with a
+    verified witness."""
+    from claim_support import fresh_context
+
+    def result(slack, raw_slack, holds=True, raw_holds=True, vacuous=False, raw_error=None,
+               witness_ok=False):
+        return {"slack": slack, "raw_slack": raw_slack, "holds": holds, "raw_holds": raw_holds,
+                "vacuous": vacuous, "raw_error": raw_error, "witness_ok": witness_ok,
+                "norm_range": 2.0, "n": 4, "d": 2, "data": "x"}
+
+    main = [result(0.5, 0.5), result(0.25, 0.25 - 2e-6, raw_holds=False),
+            result(lem6_1.VACUOUS, lem6_1.VACUOUS, vacuous=True),
+            result(0.75, np.nan, raw_holds=None, raw_error="unbounded")]
+    for caught, control in ((True, [result(-0.5, -0.5, witness_ok=True)] * 2),
+                            (False, [result(-0.5, -0.5, witness_ok=True),
+                                     result(-0.5, -0.5, witness_ok=False)])):
+        calls = []
+
+        def run(ctx, families):
+            rows = main if not calls else control
+            calls.append(families)
+            for i, r in enumerate(rows):
+                from proofs_check.engine.contract import Case
+                ctx.record(lem6_1.CLAUSE, r["slack"], Case("ball", i))
+            return rows
+
+        monkeypatch.setattr(lem6_1, "_run", run)
+        monkeypatch.setattr(lem6_1, "audit_cases", lambda *a, **kw: None)
+        ctx = fresh_context(lem6_1)
+        lem6_1.check(ctx)
+        sets, raw = ctx.measurements["sets"], ctx.measurements["raw_scale_lp"]
+        assert sets == {"total": 4, "vacuous": 1,
+                        "min_finite_slack": 0.25 + 1.0 - lem6_1.LP_TOL}
+        assert raw["sets_off_by_more_than_1e-6"] == 1 and raw["solver_errors"] == 1
+        assert raw["worst_raw_slack_minus_1"] == 0.25 - 2e-6
+        assert raw["raw_verdict_changed"] == 1
+        assert ctx.control["caught"] is caught
