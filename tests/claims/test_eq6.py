@@ -4,6 +4,7 @@ Its verdict, its negative control, and its machinery.
 """
 
 import numpy as np
+import pytest
 
 import linteach as lt
 from proofs_check.claims import eq6
@@ -69,14 +70,15 @@ def test_a_phase_summary_is_its_definitions_over_the_late_records():
     """Two runs, three records, n = 4: a record is late when L_sum = n·L < log 2; run 0 is
     late from record 1 on, run 1 never.  Every entry by its definition over those records:
     the least bound slack (inf where none), the least rate slack of the late samples and
-    their count, the largest drops of run and companion, whether it entered, log ‖W‖."""
+    their count, the largest drops of run and companion (the companion's early record 0, at
+    0.5, does not count), whether it entered, log ‖W‖."""
     n = 4
     late, early = np.log(0.1 / n), np.log(1.0 / n)  # L_sum 0.1 < log 2 < 1.0
     log_loss = [[early, early], [late, early], [late, early]]
     smoothed = [[0.1, 0.2], [0.3, 0.2], [0.25, 0.2]]
     normalized = [[0.2, 0.3], [0.31, 0.3], [0.3, 0.3]]
     trace = _trace(log_loss, smoothed, normalized, [[0.0, 0.0], [1.0, 0.5], [2.0, 0.7]])
-    half = _trace(log_loss, [[0.1, 0.2], [0.3, 0.2], [0.29, 0.2]], normalized, [[0.0] * 2] * 3)
+    half = _trace(log_loss, [[0.5, 0.2], [0.3, 0.2], [0.29, 0.2]], normalized, [[0.0] * 2] * 3)
     samples = [{"s": np.array([0.5, -1.0]), "log_lsum": np.array([np.log(0.1), 0.0])},
                {"s": np.array([0.25, -2.0]), "log_lsum": np.array([np.log(0.2), np.log(0.1)])}]
     out = eq6._phase_summary(trace, samples, n, half)
@@ -124,3 +126,10 @@ def test_a_phase_is_recorded_run_by_run_and_counts_what_it_could_not_evaluate():
     assert ctx.worst["gamma_tilde_le_gamma_bar"].slack == -0.5
     assert "rate_nonnegative" not in ctx.worst
     assert ctx.counts["inconclusive"] == R - 1
+
+
+def test_record_takes_its_options_by_keyword():
+    from proofs_check.engine.contract import Case
+    from claim_support import fresh_context
+    with pytest.raises(TypeError):
+        eq6._record(fresh_context(eq6), Case("symmetric", 1), {"phases": {}}, ("late",))

@@ -109,3 +109,21 @@ def test_the_measurements_of_the_sets_and_of_the_raw_scale_lp(monkeypatch):
         assert raw["worst_raw_slack_minus_1"] == 0.25 - 2e-6
         assert raw["raw_verdict_changed"] == 1
         assert ctx.control["caught"] is caught
+        assert any("mis-solves 1 set(s)" in note and "raises on 1" in note for note in ctx.notes)
+    # either kind of raw-scale trouble alone is noted too
+    for rows in (main[:3], [main[0], main[3]]):
+        calls = []
+        main_rows = rows
+
+        def run_alone(ctx, families, rows=main_rows):
+            out = rows if not calls else [result(-0.5, -0.5, witness_ok=True)]
+            calls.append(families)
+            from proofs_check.engine.contract import Case
+            for i, r in enumerate(out):
+                ctx.record(lem6_1.CLAUSE, r["slack"], Case("ball", i))
+            return out
+
+        monkeypatch.setattr(lem6_1, "_run", run_alone)
+        ctx = fresh_context(lem6_1)
+        lem6_1.check(ctx)
+        assert any("assumption4_lp on the raw points" in note for note in ctx.notes)
