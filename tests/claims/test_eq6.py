@@ -26,6 +26,8 @@ def test_eq6_clause_functions_flag_planted_violations():
     assert eq6.shrink_slack(0.1, 0.09) < 0 <= eq6.shrink_slack(0.1, 0.05)
     assert eq6.shrink_slack(0.0, 0.0) > 0
     assert eq6.shrink_slack(np.inf, np.inf) < 0 <= eq6.shrink_slack(np.inf, 0.2)
+    # a main run that left the late phase: −1 if its companion left it too, else 1
+    assert eq6.shrink_slack(np.inf, np.inf) == -1.0 and eq6.shrink_slack(np.inf, 0.2) == 1.0
 
 
 def test_eq6_mean_loss_smoothed_margin_exceeds_the_normalized_margin():

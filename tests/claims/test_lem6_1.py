@@ -109,7 +109,8 @@ def test_the_measurements_of_the_sets_and_of_the_raw_scale_lp(monkeypatch):
         assert raw["worst_raw_slack_minus_1"] == 0.25 - 2e-6
         assert raw["raw_verdict_changed"] == 1
         assert ctx.control["caught"] is caught
-        assert any("mis-solves 1 set(s)" in note and "raises on 1" in note for note in ctx.notes)
+        assert any("mis-solves 1 set(s)" in note and "raises on 1" in note
+                   and "worst 1.250" in note for note in ctx.notes)
     # either kind of raw-scale trouble alone is noted too
     for rows in (main[:3], [main[0], main[3]]):
         calls = []
@@ -127,3 +128,12 @@ def test_the_measurements_of_the_sets_and_of_the_raw_scale_lp(monkeypatch):
         ctx = fresh_context(lem6_1)
         lem6_1.check(ctx)
         assert any("assumption4_lp on the raw points" in note for note in ctx.notes)
+
+
+def test_a_case_reports_the_spread_of_its_point_norms_in_decades():
+    from proofs_check.engine.contract import Case
+    case = Case("scales", 2)
+    out = lem6_1.evaluate_cases(([case], "scales"))[0]
+    X, _y = lem6_1.antipodal_set(Case("scales", 2).rng, "scales")
+    assert out["norm_range"] == float(np.ptp(np.log10(np.linalg.norm(X, axis=1))))
+    assert out["norm_range"] > 1.0  # the family spans decades: rows, not columns, measured
