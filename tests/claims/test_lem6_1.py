@@ -109,6 +109,9 @@ def test_the_measurements_of_the_sets_and_of_the_raw_scale_lp(monkeypatch):
         assert raw["worst_raw_slack_minus_1"] == 0.25 - 2e-6
         assert raw["raw_verdict_changed"] == 1
         assert ctx.control["caught"] is caught
+        assert ctx.control["clause_evaluations"] == 2
+        assert ctx.control["violations"] == 2
+        assert ctx.control["witnesses_verified"] == (2 if caught else 1)
         assert any("mis-solves 1 set(s)" in note and "raises on 1" in note
                    and "worst 1.250" in note for note in ctx.notes)
     # either kind of raw-scale trouble alone is noted too
@@ -137,3 +140,36 @@ def test_a_case_reports_the_spread_of_its_point_norms_in_decades():
     X, _y = lem6_1.antipodal_set(Case("scales", 2).rng, "scales")
     assert out["norm_range"] == float(np.ptp(np.log10(np.linalg.norm(X, axis=1))))
     assert out["norm_range"] > 1.0  # the family spans decades: rows, not columns, measured
+
+
+def test_a_raw_scale_solve_off_by_exactly_1e_6_is_not_off_and_any_changed_verdict_counts(
+        monkeypatch):
+    from claim_support import fresh_context
+    from proofs_check.engine.contract import Case
+    row = {"slack": 0.0, "raw_slack": -1e-6, "holds": False, "raw_holds": True, "vacuous": False,
+           "raw_error": None, "witness_ok": True, "norm_range": 0.0, "n": 4, "d": 2, "data": "x"}
+    calls = []
+
+    def run(ctx, families):
+        out = [row] if not calls else []
+        calls.append(families)
+        for i, r in enumerate(out):
+            ctx.record(lem6_1.CLAUSE, r["slack"], Case("ball", i))
+        return out
+
+    monkeypatch.setattr(lem6_1, "_run", run)
+    monkeypatch.setattr(lem6_1, "audit_cases", lambda *a, **kw: None)
+    ctx = fresh_context(lem6_1)
+    lem6_1.check(ctx)
+    raw = ctx.measurements["raw_scale_lp"]
+    assert raw["sets_off_by_more_than_1e-6"] == 0 and raw["raw_verdict_changed"] == 1
+    # a control that evaluated nothing: not caught, and its counts say so
+    assert not ctx.control["caught"]
+    assert ctx.control["violations"] == 0 and ctx.control["clause_evaluations"] == 0
+
+
+def test_the_asymmetric_ball_control_is_the_ball_set():
+    from proofs_check.engine.contract import Case
+    out = lem6_1.evaluate_cases(([Case("asym-ball", 4)], "asym-ball"))[0]
+    X, _y = lem6_1._asymmetric(Case("asym-ball", 4).rng, "ball")
+    assert out["data"] == lem6_1.digest(X)
