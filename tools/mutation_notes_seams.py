@@ -195,6 +195,23 @@ EQUIVALENT: dict = {
     ("check-thm6.2", "_analyse", "core/ReplaceComparisonOperator_Gt_GtE", 147, 1):
         "equivalent in effect: the first record with γ̃ ≥ the bound instead of > it differs "
         "only where a record's γ̃ equals α·v·√k·R_x to the last bit",
+    ("check-eq6", "_record", "core/ReplaceComparisonOperator_Eq_GtE", 247, 1):
+        "equivalent: `entered[r] == 1` → `>= 1` on a boolean array (True is 1, False is 0)",
+    **{("check-lem6.1", fn, op, line, occ): why for fn, op, line, occ, why in (
+        ("check", "core/ReplaceComparisonOperator_Eq_GtE", 185, 8,
+         "equivalent: a clause's violations never exceed its evaluations, so `>=` is `==`"),
+        ("check", "core/ReplaceComparisonOperator_Eq_GtE", 185, 7,
+         "equivalent: the control is caught only when its clause was evaluated and violated "
+         "every time, and then its verdict is FAIL; the verdicts that sort after \"FAIL\" "
+         "(PASS, INCONCLUSIVE) come with no violation, so `>= \"FAIL\"` picks FAIL alone "
+         "there"),
+        ("evaluate_cases", "core/ReplaceUnaryOperator_USub_UAdd", 138, 8,
+         "equivalent: `axis=-1` → `axis=+1` on the 2-D array of points"),
+        ("evaluate_cases", "core/ReplaceUnaryOperator_Delete_USub", 138, 8,
+         "equivalent: `axis=-1` → `axis=1` on the 2-D array of points"),
+        ("_run", "core/NumberReplacer", 149, 115,
+         "equivalent: ctx.map is handed one item per family, so its result list has one "
+         "entry: `[0]` and `[-1]` are the same"))},
     ("certify-recheck", "(file)", "core/ReplaceComparisonOperator_NotEq_Gt", 253, 4):
         "equivalent: `r2 != 0` → `r2 > 0`; r2 is an exact sum of squares, never negative",
 }
@@ -202,6 +219,16 @@ EQUIVALENT: dict = {
 #: the reason for a check target's mutant killed by a test written since, where the mutant
 #: has no reason of its own: the tests written for the target's survivors, by what they pin
 KILLED_BY_TARGET: dict = {
+    "check-eq6": "tests/claims/test_eq6.py recomputes a phase summary on synthetic traces from "
+                 "its definitions (the late records, the least bound and rate slacks, the "
+                 "companion's drop, the sample at L_sum = log 2 itself) and records a phase "
+                 "run by run (bounds, rates where finite, shrink slacks, what is inconclusive); "
+                 "the shrink slack of a run that left the late phase by value",
+    "check-lem6.1": "tests/claims/test_lem6_1.py pins the witness test at both edges, the "
+                    "measurements of the sets and of the raw-scale LP (its 1e-6 edge, any "
+                    "changed verdict, the note for either kind of trouble, its worst value), "
+                    "the control's caught condition and counts, a case's norm spread and the "
+                    "asym-ball control's data",
     "check-thm6.2": "tests/claims/test_thm6_2.py recomputes every number the run analysis "
                     "reports (Assumption 3's bound and γ̃, 1 − cos to Eq. 8's solution for the "
                     "run, its companion and the wrong α, every clause slack; the boundary "

@@ -82,7 +82,9 @@ def test_a_phase_summary_is_its_definitions_over_the_late_records():
     trace = _trace(log_loss, smoothed, normalized, [[0.0, 0.0], [1.0, 0.5], [2.0, 0.7]])
     half = _trace(log_loss, [[0.5, 0.2], [0.3, 0.2], [0.29, 0.2]], normalized, [[0.0] * 2] * 3)
     samples = [{"s": np.array([0.5, -1.0]), "log_lsum": np.array([np.log(0.1), 0.0])},
-               {"s": np.array([0.25, -2.0]), "log_lsum": np.array([np.log(0.2), np.log(0.1)])}]
+               {"s": np.array([0.25, -2.0]), "log_lsum": np.array([np.log(0.2), np.log(0.1)])},
+               # L_sum = log 2 exactly is not yet late: its sample does not count
+               {"s": np.array([-5.0, -5.0]), "log_lsum": np.full(2, np.log(np.log(2.0)))}]
     out = eq6._phase_summary(trace, samples, n, half)
     valid = np.array([[False, False], [True, False], [True, False]])
     np.testing.assert_array_equal(out["entered"], [True, False])
