@@ -69,39 +69,46 @@ def test_a_witness_must_reach_one_on_the_other_class_and_zero_at_its_point():
     assert not lem6_1.witness_holds(_witnessed(None), X, y)
 
 
+def _result(slack, raw_slack, holds=True, raw_holds=True, vacuous=False, raw_error=None,
+            witness_ok=False):
+    """One set's result as evaluate_cases returns it (synthetic)."""
+    return {"slack": slack, "raw_slack": raw_slack, "holds": holds, "raw_holds": raw_holds,
+            "vacuous": vacuous, "raw_error": raw_error, "witness_ok": witness_ok,
+            "norm_range": 2.0, "n": 4, "d": 2, "data": "x"}
+
+
+def _checked(monkeypatch, main, control):
+    """``lem6_1.check`` on synthetic results: ``main`` for the families, ``control`` for the
+    control's (each recorded as _run records it); returns the context."""
+    from claim_support import fresh_context
+    from proofs_check.engine.contract import Case
+    calls = []
+
+    def run(ctx, families):
+        rows = main if not calls else control
+        calls.append(families)
+        for i, r in enumerate(rows):
+            ctx.record(lem6_1.CLAUSE, r["slack"], Case("ball", i))
+        return rows
+
+    monkeypatch.setattr(lem6_1, "_run", run)
+    monkeypatch.setattr(lem6_1, "audit_cases", lambda *a, **kw: None)
+    ctx = fresh_context(lem6_1)
+    lem6_1.check(ctx)
+    return ctx
+
+
 def test_the_measurements_of_the_sets_and_of_the_raw_scale_lp(monkeypatch):
     """Counts by their definitions on synthetic results: vacuous sets, the least finite slack
     (back in units of the LP's slack), raw-scale solves off by more than 1e-6, solver errors,
     changed verdicts; the control is caught only when every one of its sets fails with a
     verified witness."""
-    from claim_support import fresh_context
-
-    def result(slack, raw_slack, holds=True, raw_holds=True, vacuous=False, raw_error=None,
-               witness_ok=False):
-        return {"slack": slack, "raw_slack": raw_slack, "holds": holds, "raw_holds": raw_holds,
-                "vacuous": vacuous, "raw_error": raw_error, "witness_ok": witness_ok,
-                "norm_range": 2.0, "n": 4, "d": 2, "data": "x"}
-
-    main = [result(0.5, 0.5), result(0.25, 0.25 - 2e-6, raw_holds=False),
-            result(lem6_1.VACUOUS, lem6_1.VACUOUS, vacuous=True),
-            result(0.75, np.nan, raw_holds=None, raw_error="unbounded")]
-    for caught, control in ((True, [result(-0.5, -0.5, witness_ok=True)] * 2),
-                            (False, [result(-0.5, -0.5, witness_ok=True),
-                                     result(-0.5, -0.5, witness_ok=False)])):
-        calls = []
-
-        def run(ctx, families):
-            rows = main if not calls else control
-            calls.append(families)
-            for i, r in enumerate(rows):
-                from proofs_check.engine.contract import Case
-                ctx.record(lem6_1.CLAUSE, r["slack"], Case("ball", i))
-            return rows
-
-        monkeypatch.setattr(lem6_1, "_run", run)
-        monkeypatch.setattr(lem6_1, "audit_cases", lambda *a, **kw: None)
-        ctx = fresh_context(lem6_1)
-        lem6_1.check(ctx)
+    main = [_result(0.5, 0.5), _result(0.25, 0.25 - 2e-6, raw_holds=False),
+            _result(lem6_1.VACUOUS, lem6_1.VACUOUS, vacuous=True),
+            _result(0.75, np.nan, raw_holds=None, raw_error="unbounded")]
+    fails = _result(-0.5, -0.5, witness_ok=True)
+    for caught, control in ((True, [fails] * 2), (False, [fails, dict(fails, witness_ok=False)])):
+        ctx = _checked(monkeypatch, main, control)
         sets, raw = ctx.measurements["sets"], ctx.measurements["raw_scale_lp"]
         assert sets == {"total": 4, "vacuous": 1,
                         "min_finite_slack": 0.25 + 1.0 - lem6_1.LP_TOL}
@@ -116,20 +123,7 @@ def test_the_measurements_of_the_sets_and_of_the_raw_scale_lp(monkeypatch):
                    and "worst 1.250" in note for note in ctx.notes)
     # either kind of raw-scale trouble alone is noted too
     for rows in (main[:3], [main[0], main[3]]):
-        calls = []
-        main_rows = rows
-
-        def run_alone(ctx, families, rows=main_rows):
-            out = rows if not calls else [result(-0.5, -0.5, witness_ok=True)]
-            calls.append(families)
-            from proofs_check.engine.contract import Case
-            for i, r in enumerate(out):
-                ctx.record(lem6_1.CLAUSE, r["slack"], Case("ball", i))
-            return out
-
-        monkeypatch.setattr(lem6_1, "_run", run_alone)
-        ctx = fresh_context(lem6_1)
-        lem6_1.check(ctx)
+        ctx = _checked(monkeypatch, rows, [fails])
         assert any("assumption4_lp on the raw points" in note for note in ctx.notes)
 
 
@@ -144,23 +138,7 @@ def test_a_case_reports_the_spread_of_its_point_norms_in_decades():
 
 def test_a_raw_scale_solve_off_by_exactly_1e_6_is_not_off_and_any_changed_verdict_counts(
         monkeypatch):
-    from claim_support import fresh_context
-    from proofs_check.engine.contract import Case
-    row = {"slack": 0.0, "raw_slack": -1e-6, "holds": False, "raw_holds": True, "vacuous": False,
-           "raw_error": None, "witness_ok": True, "norm_range": 0.0, "n": 4, "d": 2, "data": "x"}
-    calls = []
-
-    def run(ctx, families):
-        out = [row] if not calls else []
-        calls.append(families)
-        for i, r in enumerate(out):
-            ctx.record(lem6_1.CLAUSE, r["slack"], Case("ball", i))
-        return out
-
-    monkeypatch.setattr(lem6_1, "_run", run)
-    monkeypatch.setattr(lem6_1, "audit_cases", lambda *a, **kw: None)
-    ctx = fresh_context(lem6_1)
-    lem6_1.check(ctx)
+    ctx = _checked(monkeypatch, [_result(0.0, -1e-6, holds=False, raw_holds=True)], [])
     raw = ctx.measurements["raw_scale_lp"]
     assert raw["sets_off_by_more_than_1e-6"] == 0 and raw["raw_verdict_changed"] == 1
     # a control that evaluated nothing: not caught, and its counts say so
