@@ -110,7 +110,12 @@ class Kernel(Protocol):
 
 
 def kernel_for(net, grad: Callable | None = None) -> Kernel:
-    """The kernel a trainer uses: :class:`Fused`, or :class:`Controlled` when ``grad`` is set."""
+    """The kernel a trainer uses: :class:`Fused`, :class:`PerRun` for a sequence of nets (one
+    per run: ``sgd`` only), or :class:`Controlled` when ``grad`` is set."""
+    if isinstance(net, (list, tuple)):
+        if grad is not None:
+            raise ValueError("`grad` (a negative control) needs one `net`, not one per run")
+        return PerRun(net)
     return Fused(net) if grad is None else Controlled(net, grad)
 
 
@@ -251,6 +256,39 @@ class Fused:
         else:
             W += np.einsum("rjo,rod->rjd", sa, ex, out=out)
         return q, gq
+
+
+class PerRun(Fused):
+    """:class:`Fused` with its own ``α`` and ``v`` per run: ``nets[r]`` is run ``r``'s (one
+    width k), so configurations of one shape share an array program (``sgd``).
+
+    ``sgd_update`` performs Fused's operations on per-run columns ``a_j σ'(z)`` (the same
+    elementwise products, one call for all runs); ``forward`` and ``backward`` run Fused on
+    each span of consecutive runs with one net.  So every run gets the bits it gets under
+    :class:`Fused` with its own net, alone or in any batch.
+    """
+
+    def __init__(self, nets):
+        self.alpha = np.array([net.alpha for net in nets])[:, None]        # (R, 1)
+        self.a = np.stack([net.a for net in nets])                          # (R, 2k)
+        self.a.flags.writeable = False
+        self.a_col = np.stack([self.a, self.alpha * self.a])[..., None]     # (2, R, 2k, 1)
+        starts = [r for r in range(len(nets)) if r == 0 or nets[r] != nets[r - 1]]
+        self.spans = [(lo, hi, Fused(nets[lo])) for lo, hi in
+                      zip(starts, starts[1:] + [len(nets)])]
+
+    def forward(self, W, X, out=None):
+        """``(N_W(X), relu(Z))`` for ``W (R, 2k, d)``, ``X (R, n, d)``: Fused per span."""
+        Z = np.empty(X.shape[:-1] + W.shape[-2:-1]) if out is None else out
+        N = np.empty(X.shape[:-1])
+        for lo, hi, fused in self.spans:
+            N[lo:hi] = fused.forward(W[lo:hi], X[lo:hi], Z[lo:hi])[0]
+        return N, Z
+
+    def backward(self, pre, X, coef):
+        """``Σ_i coef_i ∇_W N_W(x_i)`` per run: Fused per span."""
+        return np.concatenate([fused.backward(pre[lo:hi], X[lo:hi], coef[lo:hi])
+                               for lo, hi, fused in self.spans])
 
 
 class Controlled:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import loss as _loss
-from ._check import check_int, check_rng, check_W, check_X, check_y
+from ._check import check_int, check_real, check_rng, check_W, check_X, check_y
 from ._kernels import frobenius
 from .data import Dataset
 from .network import Net
@@ -113,6 +113,35 @@ class EpochFiler:
 
     def next_epoch(self) -> None:
         self.W[:, 0] = self.W[:, -1]
+
+
+def per_run_nets(net):
+    """``(net, nets)``: a Net gives ``(net, None)``; a sequence of Nets of one width gives
+    ``(its first, the tuple)`` (``sgd``'s per-run α and v)."""
+    if not isinstance(net, (list, tuple)):
+        return net, None
+    nets = tuple(net)
+    if not nets or not all(isinstance(m, Net) for m in nets):
+        raise TypeError("`net` must be a linteach.Net or a non-empty sequence of them")
+    widths = sorted({m.k for m in nets})
+    if len(widths) > 1:
+        raise ValueError(f"the nets of `net` must share one width k, got k in {widths}")
+    return nets[0], nets
+
+
+def per_run_real(name: str, value, batch: tuple, **bounds):
+    """A float, or (an array of the run axes' shape ``batch``) a ``(R, 1)`` float array of
+    one value per flattened run; each value checked as :func:`check_real` checks it."""
+    if np.ndim(value) == 0:
+        return check_real(name, value.item() if isinstance(value, np.ndarray) else value,
+                          **bounds)
+    arr = np.asarray(value)
+    if arr.shape != tuple(batch):
+        raise ValueError(f"`{name}` must be a number or an array of the run axes' shape "
+                         f"{tuple(batch)}, got shape {arr.shape}")
+    flat = [check_real(f"{name}[{i}]", v.item(), **bounds)
+            for i, v in enumerate(arr.reshape(-1))]
+    return np.array(flat, dtype=np.float64)[:, None]
 
 
 def setup(net, W0, data):

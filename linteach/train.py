@@ -33,7 +33,7 @@ from ._kernels import (flow_state, frobenius, grad_over_loss, kernel_for, loss_a
                        underflow_free)
 from .network import Net
 from .runs import (MAX_LOG_NORM, EpochFiler, EpochUpdates, Run, Trace, finish, flow_row,
-                   generators, schedule, setup, split)
+                   generators, per_run_nets, per_run_real, schedule, setup, split)
 
 __all__ = ["EpochUpdates", "Run", "Trace", "gd", "gradient_flow", "sgd"]
 
@@ -46,19 +46,21 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
 
     Parameters
     ----------
-    net : Net
+    net : Net, or a sequence of Nets of one width ``k``
+        A sequence gives each run its own ``α`` and ``v`` (``net[r]`` for run ``r`` of the
+        flattened run axes), so configurations of one shape train as one batch.
     W0 : ndarray, shape ``(..., 2k, d)``
     data : Dataset or (X, y)
-    eta : float
-        Step size ``η > 0``.
+    eta : float or ndarray
+        Step size ``η > 0``; an array of the run axes' shape gives one per run.
     n_epochs : int
         Each epoch visits a fresh permutation of the points.
     rng : numpy.random.Generator or sequence of them
         Draws the permutations; with run axes each run uses its own ``rng.spawn`` child,
         or the i-th of a sequence of one generator per run.
-    eps0 : float, optional
+    eps0 : float or ndarray, optional
         Count per epoch the ε0-mistakes: updates whose example had loss ``≥ eps0``
-        *before* the update (docs/math.md §3).
+        *before* the update (docs/math.md §3); an array of the run axes' shape: one per run.
     callback : callable, optional
         ``callback(t, W, info)`` after every update ``t = 1, 2, …``; ``W`` is read-only
         and ``info`` holds ``epoch``, ``index``, ``g`` and ``loss_before`` per run.
@@ -82,17 +84,21 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
     -----
     ``w_j ← w_j + η v g(yN(x)) σ'(w_j·x) y x`` and ``u_j ← u_j - η v g(yN(x)) σ'(u_j·x) y x``.
     """
+    net, nets = per_run_nets(net)
     W, X, y, batch = setup(net, W0, data)
-    eta = check_real("eta", eta, gt=0.0)
+    R = int(np.prod(batch, dtype=np.int64))
+    if nets is not None and len(nets) != R:
+        raise ValueError(f"`net` must be one Net or {R} Nets (one per run), got {len(nets)}")
+    eta = per_run_real("eta", eta, batch, gt=0.0)
     n_epochs = check_int("n_epochs", n_epochs, ge=0)
     callback = check_callback(callback)
     if on_epoch is not None and not callable(on_epoch):
         raise TypeError(f"`on_epoch` must be callable or None, got {type(on_epoch).__name__}")
     if eps0 is not None:
-        eps0 = check_real("eps0", eps0, gt=0.0)
-    kernel = kernel_for(net, grad)
-    gens = generators(rng, int(np.prod(batch, dtype=np.int64)), batch)
-    with float_guard(f"SGD diverged: the weights overflow float64 (`eta` = {eta:g}; "
+        eps0 = per_run_real("eps0", eps0, batch, gt=0.0)
+    kernel = kernel_for(net if nets is None or R == 1 else nets, grad)
+    gens = generators(rng, R, batch)
+    with float_guard(f"SGD diverged: the weights overflow float64 (`eta` = {np.max(eta):g}; "
                      "use a smaller step)"):
         return _sgd_loop(kernel, W, X, y, batch, gens, eta=eta, n_epochs=n_epochs, eps0=eps0,
                          callback=callback, on_epoch=on_epoch)
@@ -123,12 +129,13 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
     filed = None if on_epoch is None else EpochFiler(Wf, n, batch)
     if filed is not None:  # slot i of these is update i's (the runs on the next axis)
         W_slots, q_slots, g_slots = filed.slots()
+    step = eta if np.ndim(eta) == 0 else eta[..., None]  # (R, 1, 1): a Controlled update
     t = 0
     for e in range(1, n_epochs + 1):
         perms = np.stack([gen.permutation(n) for gen in gens])
         # this epoch's examples in visiting order, gathered once: step i reads slice i
         Xp, yp = Xf[runs, perms], yf[runs, perms]  # (R, n, d), (R, n)
-        ex = (eta * yp)[..., None] * Xp
+        ex = (eta * yp)[..., None] * Xp  # a per-run eta is (R, 1)
         mistakes = np.zeros(R, dtype=np.int64)
         checked = not underflow_free(Wf, Xf)  # almost always: no check inside the epoch
         if R == 1:  # a single run: plain 1-D examples, the fewest numpy calls per update
@@ -139,7 +146,7 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
             examples = zip(Xp.transpose(1, 0, 2)[..., None], yp.T,
                            ex[:, :, None, :].transpose(1, 0, 2, 3))
         for i, (x, yy, exi) in enumerate(examples):
-            q, gq = kernel.sgd_update(W_run, x, yy, exi, eta=eta, out=out, checked=checked)
+            q, gq = kernel.sgd_update(W_run, x, yy, exi, eta=step, out=out, checked=checked)
             t += 1
             if filed is not None:  # three copies into the epoch's arrays, no Python call
                 W_slots[i + 1] = W_run
@@ -148,7 +155,7 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
             if per_update_loss:
                 loss_before = _loss.ell(q)
                 if eps0 is not None:
-                    mistakes += loss_before >= eps0
+                    mistakes += loss_before >= np.ravel(eps0)
                 if callback is not None:
                     callback(t, view, {"epoch": e, "index": perms[:, i].reshape(batch),
                                        "g": np.reshape(gq, batch),
@@ -156,7 +163,7 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
         if filed is not None:
             updates = filed.epoch(e, t - n, perms)
             if eps0 is not None and not per_update_loss:
-                mistakes = (updates.loss_before >= eps0).reshape(R, n).sum(axis=-1)
+                mistakes = (updates.loss_before.reshape(R, n) >= eps0).sum(axis=-1)
             on_epoch(updates)
             filed.next_epoch()
         rows.append(epoch_row(e, mistakes))

@@ -12,9 +12,9 @@ run of a family takes the first steps of its longer one, so it has no slow test 
 import numpy as np
 import pytest
 
-from proofs_check.claims import appJ, appK, eq6, lem6_1, thm6_1, thm6_2
+from proofs_check.claims import appJ, appK, eq6, lem6_1, thm4_1, thm6_1, thm6_2
 from proofs_check.engine.contract import Case
-from proofs_check.kit import flow
+from proofs_check.kit import flow, sgd_configs
 
 SEEDS = (11, 12)
 
@@ -122,3 +122,69 @@ def test_lem61_batched_equals_alone(family):
 @pytest.mark.parametrize("alpha", [None, 0.0])
 def test_appK_thm51_part_batched_equals_alone(alpha):
     _compare(appK.evaluate_thm51, "thm5.1-lifted", lambda cs: (cs, alpha), seeds=SEEDS[:2])
+
+
+def _one_shape(spec, count, start=0):
+    """The first ``count`` seeds from ``start`` whose configurations share one (n, d, k)."""
+    seen = {}
+    for seed in range(start, start + 100_000):
+        cfg = sgd_configs.draw_configuration(Case("f", seed), spec)[0]
+        group = seen.setdefault((cfg["n"], cfg["d"], cfg["k"]), [])
+        group.append(seed)
+        if len(group) == count:
+            return group
+    raise AssertionError("no shape repeated")
+
+
+def _sgd_compare(spec, seeds, family, **item):
+    cases = [Case(family, s) for s in seeds]
+    base = dict(item)
+    together = sgd_configs.run_sgd_cases({"cases": cases, "spec": spec, **base})
+    alone = [sgd_configs.run_sgd_case({"case": c, "spec": spec, **base}) for c in cases]
+    for case, t, a in zip(cases, together, alone):
+        assert_same(t, a, f"{family}/{case.seed}")
+    return together
+
+
+def test_thm41_configurations_of_one_shape_batched_equal_alone():
+    """Three configurations of one shape, each its own α, v and η, train as one batch; they
+    finish at different epochs (a configuration leaves the batch when it is done)."""
+    spec = dict(sgd_configs.FAMILIES["small-n"], n=(12, 12), d=(3, 3), k=(2,), epochs=200)
+    res = _sgd_compare(spec, (1, 4, 7, 8), "small-n", epoch_scale=1.0)
+    configs = [r["config"] for r in res]
+    assert len({c["alpha"] for c in configs}) == len({c["eta"] for c in configs}) == 4
+    assert len({c["epochs"] for c in configs}) == 4
+
+
+def test_thm41_items_group_one_shape_in_draw_order():
+    spec = sgd_configs.FAMILIES["small-n"]
+    seeds = _one_shape(spec, 3)
+    cases = [Case("small-n", s) for s in range(seeds[0], seeds[-1] + 1)]
+    items = sgd_configs.sgd_items(cases, spec, chunk=2)
+    shapes = [{tuple(sgd_configs.draw_configuration(c, spec)[0][key] for key in "ndk")
+               for c in item["cases"]} for _, item in items]
+    assert all(len(s) == 1 for s in shapes)  # one shape per item
+    assert sorted(i for part, _ in items for i in part) == list(range(len(cases)))
+    assert all(len(part) <= 2 and part == sorted(part) for part, _ in items)
+    grouped = [part for part, item in items if seeds[0] - cases[0].seed in part]
+    assert grouped[0] == [s - cases[0].seed for s in seeds[:2]]
+    assert all(len(part) == 1 for part, _ in sgd_configs.sgd_items(cases, spec, corrupt=True))
+    assert thm4_1.CHUNK * len(spec["R0"]) == sgd_configs.RUNS_PER_BATCH == appK.CHUNK * 4
+    mapped = sgd_configs.map_sgd_cases(lambda fn, xs: [[c.seed for c in x["cases"]]
+                                                       for x in xs], cases, spec, chunk=2)
+    assert [case for case, _ in mapped] == cases
+    assert [res for _, res in mapped] == [c.seed for c in cases]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", sorted(sgd_configs.FAMILIES) + ["nonseparable"])
+def test_thm41_every_family_batched_equals_alone(family):
+    spec = sgd_configs.FAMILIES.get(family) or sgd_configs.CONTROL_FAMILIES[family]
+    _sgd_compare(spec, _one_shape(spec, 2), family)
+
+
+@pytest.mark.slow
+def test_appK_thm41_part_batched_equals_alone():
+    spec = sgd_configs.FAMILIES["small-n"]
+    _sgd_compare(spec, _one_shape(spec, 2, start=500), "thm4.1-lifted-small-n",
+                 augment=True, offset=appK.OFFSET)

@@ -25,7 +25,7 @@ from ..kit.thm4_report import measure_looseness, record_sgd_result
 from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
 
-__all__ = ["CLAIM", "check", "lifted_points", "evaluate_thm51"]
+__all__ = ["CLAIM", "CHUNK", "check", "lifted_points", "evaluate_thm51"]
 
 THM51 = "thm5.1_sign_agreement_lifted"
 CLAUSES = sgd_configs.CLAUSES + (THM51,)
@@ -53,6 +53,8 @@ BAND = 2.0
 SGD_FAMILIES = {"small-n": 3, "large-init": 1}
 #: offset of the data from the origin before lifting (separable only with a bias, mostly)
 OFFSET = 0.5
+#: cases of the thm4.1 part per ``ctx.map`` item (one shape, four runs each: as ``thm4.1``)
+CHUNK = sgd_configs.RUNS_PER_BATCH // 4
 THM51_CASES = 20
 #: lifted points per net: (uniform, band edge, just inside, just outside)
 POINTS = (80, 60, 30, 30)
@@ -108,10 +110,9 @@ def _thm41(ctx: Context, *, corrupt: bool = False, counts=None) -> list:
     for family, count in (counts or SGD_FAMILIES).items():
         spec = sgd_configs.FAMILIES[family]
         cases = ctx.cases(ctx.n(count), f"thm4.1-lifted-{family}")
-        items = [{"case": c, "spec": spec, "augment": True, "corrupt": corrupt,
-                  "offset": OFFSET, "epoch_scale": sgd_configs.EPOCH_SCALE[ctx.budget]}
-                 for c in cases]
-        for case, res in zip(cases, ctx.map(sgd_configs.run_sgd_case, items)):
+        for case, res in sgd_configs.map_sgd_cases(ctx.map, cases, spec, augment=True,
+                                                   corrupt=corrupt, offset=OFFSET,
+                                                   budget=ctx.budget, chunk=CHUNK):
             record_sgd_result(ctx, case, res)
             if "assumption_not_met" not in res:
                 trained.append(res)

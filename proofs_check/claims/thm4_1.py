@@ -11,10 +11,14 @@ from ..engine.contract import ENGINE, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.audit import audit_cases, bound_findings
 from ..kit.sgd_configs import (CLAUSES, CONTROL_FAMILIES, FAMILIES, INVARIANTS, SLACK_UNITS,
-                               audit_subject, run_sgd_case, sgd_items)
+                               RUNS_PER_BATCH, audit_subject, map_sgd_cases)
 from ..kit.thm4_report import measure_looseness, record_sgd_result, scaling_exponents
 
-__all__ = ["CLAIM", "check"]
+__all__ = ["CLAIM", "CHUNK", "check"]
+
+#: cases per ``ctx.map`` item: configurations of one shape (n, d, k), four runs each, train
+#: as one batch (:func:`proofs_check.kit.sgd_configs.sgd_items`)
+CHUNK = RUNS_PER_BATCH // 4
 
 CLAIM = Claim(
     id="thm4.1",
@@ -42,8 +46,8 @@ def _control(ctx: Context) -> None:
         subs.append(sub)
         spec = CONTROL_FAMILIES[family]
         cases = sub.cases(spec["count"], family)
-        items = sgd_items(cases, spec, corrupt=corrupt, budget=ctx.budget)
-        for case, res in zip(cases, ctx.map(run_sgd_case, items)):
+        for case, res in map_sgd_cases(ctx.map, cases, spec, corrupt=corrupt,
+                                       budget=ctx.budget, chunk=CHUNK):
             record_sgd_result(sub, case, res)
         verdicts[family] = verdict_of(sub)
         worst.update({f"{family}/{c}": sub.worst[c].slack for c in INVARIANTS if c in sub.worst})
@@ -60,8 +64,7 @@ def check(ctx: Context) -> None:
     trained, scaling, bounds = [], [], {}
     for family, spec in FAMILIES.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
-        items = sgd_items(cases, spec, budget=ctx.budget)
-        for case, res in zip(cases, ctx.map(run_sgd_case, items)):
+        for case, res in map_sgd_cases(ctx.map, cases, spec, budget=ctx.budget, chunk=CHUNK):
             record_sgd_result(ctx, case, res)
             # engine audit: the Thm 4.1 constants this case's verdict used, recomputed
             bounds[case] = bound_findings(res) if "T_exact" in res else []

@@ -22,6 +22,7 @@ import numpy as np
 import linteach as lt
 from linteach import loss as _loss
 from linteach.bounds import teacher_weights
+from linteach.train import EpochUpdates
 
 #: float64 unit roundoff; rounding allowances below are multiples of it
 _U = np.finfo(np.float64).eps / 2
@@ -182,19 +183,63 @@ def train_configuration(net, X, y, w_star, W0, *, eta, eps, max_epochs, rng, unt
     is cross-checked against the monitor's, epoch by epoch.  ``grad`` is passed to
     ``lt.sgd`` (a negative control such as :func:`flip_u_update`).
     """
-    mon = Monitor(net, X, y, w_star, eps, eta=eta, W0=W0)
+    job = dict(net=net, X=X, y=y, w_star=w_star, W0=W0, eta=eta, eps=eps, rng=rng)
+    return train_configurations([job], max_epochs=max_epochs, until=until, chunk=chunk,
+                                grad=grad)[0]
 
-    def finished():
-        return mon.done if until == "all" else bool((mon.t_eps >= 0).all())
 
-    W, epochs = np.array(W0, dtype=np.float64), 0
-    while epochs < max_epochs and not finished():
-        step = min(chunk, max_epochs - epochs)
-        run = lt.sgd(net, W, (X, y), eta=eta, n_epochs=step, rng=rng,
-                     eps0=float(mon.eps0[0]), on_epoch=mon.epoch, grad=grad)
-        lib = np.asarray(run.trace["mistakes"])[1:]                       # (step, R)
-        ours = np.stack([m[:, 0] for m in mon.mistakes_log[-step:]])
-        if not np.array_equal(lib, ours):
-            raise AssertionError("monitor and linteach.sgd disagree on the ε0-mistake count")
-        W, epochs = run.W, epochs + step
-    return mon, W, epochs
+def train_configurations(jobs, *, max_epochs, until="all", chunk=4, grad=None):
+    """:func:`train_configuration` for several configurations of one shape (n, d, k) at once.
+
+    ``jobs[c]`` holds ``net, X, y, w_star, W0 (R_c, 2k, d), eta, eps, rng``.  Their runs
+    train as one ``lt.sgd`` batch (per-run nets, steps and ε0), ``chunk`` epochs per call;
+    a configuration leaves the batch at the first chunk's end at which it is finished, as it
+    would alone.  Each run's bits do not depend on its batch-mates: the update is formed
+    per run, each configuration draws its visiting orders from its own ``rng`` (one
+    ``spawn`` child per run and call, as ``lt.sgd`` draws them alone) and has its own
+    monitor.  Returns ``[(monitor, W_final, epochs), ...]`` in the order of ``jobs``.
+    """
+    mons = [Monitor(j["net"], j["X"], j["y"], j["w_star"], j["eps"], eta=j["eta"], W0=j["W0"])
+            for j in jobs]
+    W = [np.array(j["W0"], dtype=np.float64) for j in jobs]
+    epochs = [0] * len(jobs)
+
+    def finished(c):
+        return mons[c].done if until == "all" else bool((mons[c].t_eps >= 0).all())
+
+    live = [c for c in range(len(jobs)) if max_epochs > 0 and not finished(c)]
+    while live:
+        step = min(chunk, max_epochs - epochs[live[0]])
+        sizes = [len(W[c]) for c in live]
+        edges = np.cumsum([0] + sizes)
+        spans = [slice(lo, hi) for lo, hi in zip(edges[:-1], edges[1:])]
+
+        def on_epoch(updates):
+            for c, part in zip(live, spans):
+                mons[c].epoch(EpochUpdates(updates.epoch, updates.t0, updates.W[part],
+                                           updates.index[part], updates.g[part],
+                                           updates.loss_before[part]))
+        if len(live) == 1:  # one configuration: its own net (the same bits, see PerRun)
+            j = jobs[live[0]]
+            run = lt.sgd(j["net"], W[live[0]], (j["X"], j["y"]), eta=j["eta"], n_epochs=step,
+                         rng=j["rng"], eps0=float(mons[live[0]].eps0[0]),
+                         on_epoch=mons[live[0]].epoch, grad=grad)
+        else:
+            X = np.concatenate([np.broadcast_to(jobs[c]["X"], (r,) + jobs[c]["X"].shape)
+                                for c, r in zip(live, sizes)])
+            y = np.concatenate([np.broadcast_to(jobs[c]["y"], (r,) + jobs[c]["y"].shape)
+                                for c, r in zip(live, sizes)])
+            per_run = (lambda f: np.concatenate([np.full(r, f(c)) for c, r in zip(live, sizes)]))
+            run = lt.sgd([jobs[c]["net"] for c, r in zip(live, sizes) for _ in range(r)],
+                         np.concatenate([W[c] for c in live]), (X, y),
+                         eta=per_run(lambda c: jobs[c]["eta"]), n_epochs=step,
+                         rng=[g for c, r in zip(live, sizes) for g in jobs[c]["rng"].spawn(r)],
+                         eps0=per_run(lambda c: mons[c].eps0[0]), on_epoch=on_epoch, grad=grad)
+        lib = np.asarray(run.trace["mistakes"])[1:]                       # (step, runs)
+        for c, part in zip(live, spans):
+            ours = np.stack([m[:, 0] for m in mons[c].mistakes_log[-step:]])
+            if not np.array_equal(lib[:, part], ours):
+                raise AssertionError("monitor and linteach.sgd disagree on the ε0-mistake count")
+            W[c], epochs[c] = run.W[part], epochs[c] + step
+        live = [c for c in live if epochs[c] < max_epochs and not finished(c)]
+    return [(mons[c], W[c], epochs[c]) for c in range(len(jobs))]

@@ -12,11 +12,11 @@ import linteach as lt
 from linteach.bounds import sgd_update_bound
 
 from ..engine.contract import Case, digest
-from .sgd_cases import flip_u_update, theorem_teacher, train_configuration
+from .sgd_cases import flip_u_update, theorem_teacher, train_configurations
 
 __all__ = ["INVARIANTS", "CLAUSES", "SLACK_UNITS", "EPOCH_SCALE", "FAMILIES", "SCALING_N",
-           "SCALING_EPS", "CONTROL_FAMILIES", "draw_configuration", "run_sgd_case", "sgd_items",
-           "run_sgd_cases", "audit_subject", "AUDIT_EPOCHS"]
+           "SCALING_EPS", "CONTROL_FAMILIES", "RUNS_PER_BATCH", "draw_configuration", "run_sgd_case",
+           "run_sgd_cases", "sgd_items", "map_sgd_cases", "audit_subject", "AUDIT_EPOCHS"]
 
 INVARIANTS = ("F_gain_per_step", "G2_gain_per_step")
 CLAUSES = INVARIANTS + ("mistake_epochs_le_T_exact_over_n",
@@ -106,33 +106,36 @@ def _dataset(cfg, spec, data_rng, *, augment, offset):
     return X, y
 
 
-def run_sgd_case(item: dict) -> dict:
-    """Train and audit one case; ``item`` = ``{"case", "spec", "augment", "offset", "corrupt",
-    "epoch_scale"}`` (plain data).  Returns plain results (see :func:`record_sgd_result`)."""
-    case, spec = item["case"], item["spec"]
+def _build(case, spec, item) -> dict:
+    """The objects ``case`` trains (as :func:`audit_subject` rebuilds them), or its
+    ``assumption_not_met`` result."""
     cfg, (data_rng, init_rng, order_rng) = draw_configuration(case, spec)
     X, y = _dataset(cfg, spec, data_rng, augment=item.get("augment", False),
                     offset=item.get("offset", 0.5))
     try:
         w_star = theorem_teacher(X, y)
     except lt.NotSeparableError as exc:
-        return {"config": cfg, "assumption_not_met": f"not separable through the origin: {exc}"}
+        return {"result": {"config": cfg,
+                           "assumption_not_met": f"not separable through the origin: {exc}"}}
     net = lt.Net(k=cfg["k"], alpha=cfg["alpha"], v=cfg["v"])
     d = X.shape[1]
     R0 = np.asarray(spec["R0"], dtype=np.float64)
     W0 = net.init(d, scale=1.0, rng=init_rng, batch=len(R0)) * (R0 / np.sqrt(d))[:, None, None]
-    max_epochs = max(1, int(round(spec["epochs"] * item.get("epoch_scale", 1.0))))
-    mon, W, epochs = train_configuration(net, X, y, w_star, W0, eta=cfg["eta"], eps=cfg["eps"],
-                                         max_epochs=max_epochs, rng=order_rng,
-                                         until=spec["until"],
-                                         grad=flip_u_update if item.get("corrupt") else None)
+    return {"cfg": cfg, "job": dict(net=net, X=X, y=y, w_star=w_star, W0=W0, eta=cfg["eta"],
+                                    eps=cfg["eps"], rng=order_rng)}
+
+
+def _result(cfg, job, max_epochs, mon, W, epochs) -> dict:
+    """The plain result of one trained configuration (see :func:`record_sgd_result`)."""
+    X, y, W0, w_star = job["X"], job["y"], job["W0"], job["w_star"]
     R_0 = np.linalg.norm(W0, axis=-1).max(axis=-1)
     w_norm = float(np.linalg.norm(w_star))
     bounds = [[sgd_update_bound(len(y), e, R_x=mon.R_x, R_0=float(r0), alpha=cfg["alpha"],
                                 k=cfg["k"], eta=cfg["eta"], v=cfg["v"], w_star_norm=w_norm)
                for e in cfg["eps"]] for r0 in R_0]
-    return {"config": {**cfg, "n": len(y), "d": d, "R_x": mon.R_x, "w_star_norm": w_norm,
-                       "gamma": 1.0 / w_norm, "epochs": epochs, "max_epochs": max_epochs},
+    return {"config": {**cfg, "n": len(y), "d": X.shape[1], "R_x": mon.R_x,
+                       "w_star_norm": w_norm, "gamma": 1.0 / w_norm, "epochs": epochs,
+                       "max_epochs": max_epochs},
             "R_0": R_0, "eps0": mon.eps0,
             "T_exact": np.array([[b.T_exact for b in row] for row in bounds]),
             "M": np.array([[b.M for b in row] for row in bounds]),
@@ -141,6 +144,29 @@ def run_sgd_case(item: dict) -> dict:
             "F_slack": mon.F_slack, "G_slack": mon.G_slack, "F_worst_t": mon.F_worst_t,
             "G_worst_t": mon.G_worst_t,
             "digests": {"data": digest(X), "W0": digest(W0), "W": digest(W)}}
+
+
+def run_sgd_cases(item: dict) -> list:
+    """Train and audit the cases of one batch (``ctx.map`` worker): ``item`` =
+    ``{"cases", "spec", "augment", "offset", "corrupt", "epoch_scale"}`` (plain data), the
+    cases of one shape (:func:`sgd_items`).  Returns one plain result per case (see
+    :func:`record_sgd_result`), each the bits the case gets alone."""
+    spec = item["spec"]
+    built = [_build(case, spec, item) for case in item["cases"]]
+    trained = [b for b in built if "job" in b]
+    max_epochs = max(1, int(round(spec["epochs"] * item.get("epoch_scale", 1.0))))
+    outs = train_configurations([b["job"] for b in trained], max_epochs=max_epochs,
+                                until=spec["until"],
+                                grad=flip_u_update if item.get("corrupt") else None)
+    for b, out in zip(trained, outs):
+        b["result"] = _result(b["cfg"], b["job"], max_epochs, *out)
+    return [b["result"] for b in built]
+
+
+def run_sgd_case(item: dict) -> dict:
+    """One case alone: ``item`` as :func:`run_sgd_cases` takes it with ``"case"`` in place
+    of ``"cases"``."""
+    return run_sgd_cases({**item, "cases": [item["case"]]})[0]
 
 
 #: epochs of each audited case that the engine audit replays step by step
@@ -178,12 +204,38 @@ def audit_subject(case: Case, *, augment: bool = False, offset: float = 0.5) -> 
     return subject
 
 
-def sgd_items(cases, spec, *, augment=False, corrupt=False, budget="standard", offset=0.5):
-    return [{"case": c, "spec": spec, "augment": augment, "corrupt": corrupt, "offset": offset,
-             "epoch_scale": EPOCH_SCALE[budget]} for c in cases]
+#: runs trained together in one batch (one ``ctx.map`` item): configurations of one shape
+#: (n, d, k) up to this many runs; a constant of the check, so reports do not depend on
+#: what ran them (each run's bits do not depend on its batch)
+RUNS_PER_BATCH = 256
 
 
-def run_sgd_cases(cases, spec, *, augment=False, budget="standard", offset=0.5, mapper=None):
-    """:func:`run_sgd_case` over ``cases`` of one family (``mapper`` e.g. ``ctx.map``)."""
-    items = _items(cases, spec, augment=augment, budget=budget, offset=offset)
-    return (mapper or (lambda fn, xs: [fn(x) for x in xs]))(run_sgd_case, items)
+def sgd_items(cases, spec, *, augment=False, corrupt=False, budget="standard", offset=0.5,
+              chunk=None) -> list:
+    """The ``ctx.map`` items of ``cases`` (one family): cases of one shape (n, d, k) grouped
+    in draw order, at most ``chunk`` per item (default: :data:`RUNS_PER_BATCH` runs);
+    a negative control (``corrupt``) trains each case alone.  ``[(positions in cases,
+    item), ...]``."""
+    if chunk is None:
+        chunk = max(1, RUNS_PER_BATCH // len(spec["R0"]))
+    groups: dict = {}
+    for i, case in enumerate(cases):
+        cfg = draw_configuration(case, spec)[0]
+        key = i if corrupt else (cfg["n"], cfg["d"], cfg["k"])
+        groups.setdefault(key, []).append(i)
+    common = {"spec": spec, "augment": augment, "corrupt": corrupt, "offset": offset,
+              "epoch_scale": EPOCH_SCALE[budget]}
+    return [(part, {**common, "cases": [cases[i] for i in part]})
+            for group in groups.values()
+            for part in (group[j:j + chunk] for j in range(0, len(group), chunk))]
+
+
+def map_sgd_cases(mapper, cases, spec, **kw) -> list:
+    """``[(case, result), ...]`` in draw order: :func:`run_sgd_cases` over
+    :func:`sgd_items` through ``mapper`` (``ctx.map``)."""
+    items = sgd_items(cases, spec, **kw)
+    results = [None] * len(cases)
+    for (part, _), res in zip(items, mapper(run_sgd_cases, [item for _, item in items])):
+        for i, r in zip(part, res):
+            results[i] = r
+    return list(zip(cases, results))
