@@ -26,9 +26,13 @@ from ..engine.context import Context, verdict_of
 from ..kit.audit import audit_cases
 from ..kit.certified import certify_band
 from ..kit.geometry import clustered_copies
+from ..kit.items import map_cases
 from ..kit.signs import TIE, output_signs, sign_agreement
 
 __all__ = ["CLAIM", "check", "witness_points", "evaluate_cases"]
+
+#: cases per ``ctx.map`` item (each its own certificate: items of about a second)
+CHUNK = 32
 
 CLAUSES = ("zero_region", "nonlinear_boundary", "thm51_violated")
 CLAIM = Claim(
@@ -138,7 +142,7 @@ def _run(ctx, *, alpha=None, count=20):
     cases = ctx.cases(ctx.n(count), "random")
     if not cases:
         return
-    for case, res in zip(cases, ctx.map(evaluate_cases, [(cases, alpha)])[0]):
+    for case, res in zip(cases, map_cases(ctx, evaluate_cases, cases, alpha, chunk=CHUNK)):
         detail = {"alpha": res["alpha"], "k": res["k"], "cone_points": res["cone_points"]}
         ctx.record("zero_region", res["zero_region"], case,
                    evidence="proved" if res["cone_certified"] else "observed", **detail)

@@ -21,6 +21,7 @@ import linteach as lt
 
 from ..kit import linear_regime, sgd_configs
 from ..kit.audit import audit_cases
+from ..kit.items import map_cases
 from ..kit.thm4_report import measure_looseness, record_sgd_result
 from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context, verdict_of
@@ -55,6 +56,8 @@ SGD_FAMILIES = {"small-n": 3, "large-init": 1}
 OFFSET = 0.5
 #: cases of the thm4.1 part per ``ctx.map`` item (one shape, four runs each: as ``thm4.1``)
 CHUNK = sgd_configs.RUNS_PER_BATCH // 4
+#: cases of the Theorem 5.1 part per ``ctx.map`` item
+THM51_CHUNK = 32
 THM51_CASES = 20
 #: lifted points per net: (uniform, band edge, just inside, just outside)
 POINTS = (80, 60, 30, 30)
@@ -98,7 +101,7 @@ def evaluate_thm51(item) -> list:
 
 def _thm51(ctx: Context, count: int, alpha=None) -> None:
     cases = ctx.cases(ctx.n(count), "thm5.1-lifted")
-    for case, res in zip(cases, ctx.map(evaluate_thm51, [(cases, alpha)])[0]):
+    for case, res in zip(cases, map_cases(ctx, evaluate_thm51, cases, alpha, chunk=THM51_CHUNK)):
         if res["regime_points"]:
             ctx.record(THM51, res["slack"], case, alpha=res["alpha"], k=res["k"], d=res["d"])
         else:

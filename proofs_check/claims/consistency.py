@@ -28,6 +28,7 @@ from ..kit import antipodal, orthogonal
 from ..kit.antipodal import antipodal_cases
 from ..kit.audit import audit_cases
 from ..kit.flow import span
+from ..kit.items import cases_per_batch, map_cases
 from ..kit.orthogonal import C_MIN, run_orth_families
 
 __all__ = ["CLAIM", "CLAUSES", "SOLVER_TOL", "COS_TOL", "MARGIN_TOL", "RANK_TOL", "SR_TOL",
@@ -122,7 +123,8 @@ def _antipodal(ctx: Context, families: dict, extras=None) -> list:
         cases = ctx.cases(ctx.n(spec["count"]), family)
         if not cases:  # a replay of another family
             continue
-        res = ctx.map(antipodal_cases, [(cases, spec, ANTI_NET, ANTI_SCALES, True)])[0]
+        res = map_cases(ctx, antipodal_cases, cases, spec, ANTI_NET, ANTI_SCALES, True,
+                        chunk=cases_per_batch(len(ANTI_SCALES)))
         for case, r in zip(cases, res):
             ctx.ledger(case, data=r["data"])
             if extras is not None:

@@ -19,8 +19,12 @@ from ..kit.geometry import clustered_copies, near_plane_points
 from ..kit.audit import audit_cases
 from ..kit.certified import certify_band
 from ..kit.signs import sign_agreement
+from ..kit.items import map_cases
 
 __all__ = ["CLAIM", "FAMILIES", "check"]
+
+#: cases per ``ctx.map`` item (each its own certificate: items of about a second)
+CHUNK = 32
 
 CLAUSE = "sign_matches_hyperplane"
 CLAIM = Claim(
@@ -88,7 +92,8 @@ def _run(ctx, *, alpha=None, count=None):
         if not cases:
             continue
         exact = ties = 0
-        for case, res in zip(cases, ctx.map(evaluate_cases, [(cases, family, alpha)])[0]):
+        for case, res in zip(cases, map_cases(ctx, evaluate_cases, cases, family, alpha,
+                                                   chunk=CHUNK)):
             cert = res["certified"]
             proved = cert["status"] != "undecided"  # a certificate or an exact witness
             slack = np.append(res["slack"], cert["slack"]) if proved else res["slack"]

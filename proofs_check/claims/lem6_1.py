@@ -18,9 +18,13 @@ from ..engine.contract import ENGINE, Case, Claim, Clause, digest
 from ..engine.context import Context, verdict_of
 from ..kit.audit import audit_cases
 from ..kit.geometry import unit_rows
+from ..kit.items import map_cases
 
 __all__ = ["CLAIM", "FAMILIES", "check", "evaluate_cases", "antipodal_slack", "antipodal_set",
            "witness_holds"]
+
+#: cases per ``ctx.map`` item (each case its own programs: items of a few seconds)
+CHUNK = 16
 
 CLAUSE = "assumption4_slack_at_least_1"
 CLAIM = Claim(
@@ -146,7 +150,7 @@ def _run(ctx: Context, families) -> list:
     results = []
     for family, count in families.items():
         cases = ctx.cases(ctx.n(count), family)
-        for case, res in zip(cases, ctx.map(evaluate_cases, [(cases, family)])[0]):
+        for case, res in zip(cases, map_cases(ctx, evaluate_cases, cases, family, chunk=CHUNK)):
             ctx.ledger(case, data=res["data"])
             ctx.record(CLAUSE, res["slack"], case, n=res["n"], d=res["d"],
                        vacuous=res["vacuous"], lp_holds=res["holds"])

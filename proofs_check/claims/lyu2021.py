@@ -29,6 +29,7 @@ from ..kit import antipodal
 from ..kit.antipodal import antipodal_cases
 from ..kit.audit import audit_cases
 from ..kit.flow import span
+from ..kit.items import cases_per_batch, map_cases
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "MARGIN_TOL", "COS_TOL", "BOUND_TOL", "N_STEPS",
            "INIT_SCALES", "check", "two_point_control", "gap_slack", "audit_subject"]
@@ -104,7 +105,8 @@ def _record_main(ctx: Context, families: dict, extras: dict) -> list:
         cases = ctx.cases(ctx.n(spec["count"]), family)
         if not cases:  # a replay of another family
             continue
-        for case, r in zip(cases, ctx.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES, True)])[0]):
+        for case, r in zip(cases, map_cases(ctx, antipodal_cases, cases, spec, NET, INIT_SCALES,
+                                            True, chunk=cases_per_batch(len(INIT_SCALES)))):
             ctx.ledger(case, data=r["data"])
             extras[case] = antipodal.audit_extra(r, NET["alpha"])
             gs = r["gamma_star"]
@@ -146,8 +148,9 @@ def check(ctx: Context) -> None:
     for family, spec in CONTROL.items():
         spec = dict(spec, ball=True)
         cases = sub_b.cases(sub_b.n(spec["count"], minimum=2), family)
-        res = sub_b.map(antipodal_cases, [(cases, spec, NET, INIT_SCALES + WITNESS_SCALES,
-                                                False)])[0]
+        scales = INIT_SCALES + WITNESS_SCALES
+        res = map_cases(sub_b, antipodal_cases, cases, spec, NET, scales, False,
+                        chunk=cases_per_batch(len(scales)))
         for case, r in zip(cases, res):
             small, witness = r["gamma"][:len(INIT_SCALES)], r["gamma"][len(INIT_SCALES):]
             ref = max(float(witness.max()), r["gamma_star"])

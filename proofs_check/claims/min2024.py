@@ -28,6 +28,7 @@ from ..kit import followup
 from ..kit.audit import audit_cases
 from ..kit.flow import span
 from ..kit.geometry import unit_rows
+from ..kit.items import cases_per_batch, map_cases
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "ETA", "N_STEPS", "INIT_SCALE", "INCREMENT_TOL",
            "check", "run_family", "increment_slack"]
@@ -139,7 +140,8 @@ def _run(ctx: Context, families: dict) -> list:
         cases = ctx.cases(ctx.n(spec["count"]), family)
         if not cases:
             continue
-        for case, r in zip(cases, ctx.map(run_family, [(cases, spec)])[0]):
+        for case, r in zip(cases, map_cases(ctx, run_family, cases, spec,
+                                            chunk=cases_per_batch(RUNS))):
             ctx.ledger(case, data=r["data"])
             if r["mu"] <= 0 and not spec.get("flip"):
                 ctx.assumption_not_met(case, f"μ = {r['mu']:.3g} ≤ 0")

@@ -27,9 +27,13 @@ from ..engine.context import Context, verdict_of
 from ..kit import followup
 from ..kit.audit import audit_cases
 from ..kit.flow import span
+from ..kit.items import map_cases
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "ROUNDING_TOL", "MARGIN_TOL", "NETS", "check",
            "evaluate", "exact_case", "identity_slack", "margin_slack", "control_biases"]
+
+#: cases per ``ctx.map`` item (items of a few seconds)
+CHUNK = 16
 
 CLAUSES = ("identity_float", "identity_exact", "antipodal_margin_bound")
 CLAIM = Claim(
@@ -237,7 +241,7 @@ def _run(ctx: Context, families: dict, variant) -> list:
         cases = ctx.cases(ctx.n(count), family)
         if not cases:  # a replay of another family
             continue
-        for case, r in zip(cases, ctx.map(evaluate, [(cases, family, variant)])[0]):
+        for case, r in zip(cases, map_cases(ctx, evaluate, cases, family, variant, chunk=CHUNK)):
             ctx.ledger(case, data=r["data"])
             ctx.record("identity_float", r["float_slack"], case)
             if family == "exact":

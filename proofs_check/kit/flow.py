@@ -20,6 +20,7 @@ import linteach as lt
 
 from ..engine.context import Context, verdict_of
 from ..engine.contract import digest
+from .items import RUNS_PER_BATCH, cases_per_batch, map_cases
 
 __all__ = ["DT", "RECORDS", "STEP_SCALE", "RUNS_PER_BATCH", "cases_per_batch", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
            "flow_pair", "one_run",
@@ -40,18 +41,6 @@ STEP_SCALE = {"quick": 0.6, "standard": 1.0, "thorough": 2.0}
 DRIFT_FRACTION = 0.25
 #: a neuron whose norm is below this fraction of ‖W‖ has no direction (it is 0 in the limit)
 DEGENERATE_NEURON = 1e-9
-#: runs advanced together in one array program (one ``ctx.map`` item): a flow step of a
-#: small run costs ~30× its arithmetic in interpreter overhead, and 256 runs per call cut
-#: that ~15× (``linteach.bench`` rows C); a constant of the checks, never of the executor, so
-#: a report does not depend on what ran it (each run's bits do not depend on its batch)
-RUNS_PER_BATCH = 256
-
-
-def cases_per_batch(runs_per_case: int) -> int:
-    """Cases per ``ctx.map`` item so that a batch holds :data:`RUNS_PER_BATCH` runs."""
-    return max(1, RUNS_PER_BATCH // runs_per_case)
-
-
 def steps(standard: int, budget: str) -> int:
     """Steps of a late-phase run under ``budget`` (standard count × :data:`STEP_SCALE`)."""
     return int(round(standard * STEP_SCALE[budget]))
@@ -197,9 +186,8 @@ def run_families(ctx, fn, counts: dict, *extra, chunk: int = 4) -> list:
     out = []
     for family, count in counts.items():
         cases = ctx.cases(count, family)
-        chunks = [cases[i:i + chunk] for i in range(0, len(cases), chunk)]
-        for part, res in zip(chunks, ctx.map(fn, [(part, family, *extra) for part in chunks])):
-            out += [(case, family, r) for case, r in zip(part, res)]
+        out += [(case, family, r)
+                for case, r in zip(cases, map_cases(ctx, fn, cases, family, *extra, chunk=chunk))]
     return out
 
 

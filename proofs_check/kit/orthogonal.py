@@ -20,6 +20,7 @@ import linteach as lt
 
 from ..engine.contract import Case, digest
 from . import followup
+from .items import cases_per_batch, map_cases
 
 __all__ = ["GD_STEPS", "GD_ETA", "FLOW_STEPS", "ONE_STEP_ETA", "N_TEST", "orth_data", "build",
            "orth_cases", "audit_subject", "audit_extra"]
@@ -182,7 +183,9 @@ def run_orth_families(ctx, families: dict, net_kw: dict, needs, *,
         cases = ctx.cases(ctx.n(spec["count"]), family)
         if not cases:
             continue
-        for case, r in zip(cases, ctx.map(orth_cases, [(cases, spec, net_kw, tuple(needs))])[0]):
+        chunk = cases_per_batch(len(spec["scales"]))  # a constant of the family
+        for case, r in zip(cases, map_cases(ctx, orth_cases, cases, spec, net_kw, tuple(needs),
+                                            chunk=chunk)):
             ctx.ledger(case, data=r["data"])
             if c_min is not None and r["C_data"] < c_min:
                 ctx.assumption_not_met(case, f"near-orthogonality constant {r['C_data']:.3g} "

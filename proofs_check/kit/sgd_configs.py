@@ -12,6 +12,7 @@ import linteach as lt
 from linteach.bounds import sgd_update_bound
 
 from ..engine.contract import Case, digest
+from .items import RUNS_PER_BATCH
 from .sgd_cases import flip_u_update, theorem_teacher, train_configurations
 
 __all__ = ["INVARIANTS", "CLAUSES", "SLACK_UNITS", "EPOCH_SCALE", "FAMILIES", "SCALING_N",
@@ -204,16 +205,11 @@ def audit_subject(case: Case, *, augment: bool = False, offset: float = 0.5) -> 
     return subject
 
 
-#: runs trained together in one batch (one ``ctx.map`` item): configurations of one shape
-#: (n, d, k) up to this many runs; a constant of the check, so reports do not depend on
-#: what ran them (each run's bits do not depend on its batch)
-RUNS_PER_BATCH = 256
-
-
 def sgd_items(cases, spec, *, augment=False, corrupt=False, budget="standard", offset=0.5,
               chunk=None) -> list:
     """The ``ctx.map`` items of ``cases`` (one family): cases of one shape (n, d, k) grouped
-    in draw order, at most ``chunk`` per item (default: :data:`RUNS_PER_BATCH` runs);
+    in draw order, at most ``chunk`` per item (default:
+    :data:`~proofs_check.kit.items.RUNS_PER_BATCH` runs);
     a negative control (``corrupt``) trains each case alone.  ``[(positions in cases,
     item), ...]``."""
     if chunk is None:
