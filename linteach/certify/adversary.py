@@ -106,7 +106,7 @@ def adversarial_search(k, alpha, *, d: int = 2, restarts: int = 2, evals: int = 
             return 0.0
         if ratio > 1.0 - 1e-9:  # at or above c_k in floats: decide it in rationals, and
             try:  # keep the exact value (float rounding can fake a tiny r, so a huge c*)
-                c2 = plane_c_star(W, alpha, exact=True).c2
+                c2 = plane_c_star(W, alpha, exact=True, witness=False).c2
             except ValueError:  # r = 0 exactly
                 return 0.0
             seen["exceeded"] |= c2 > ck_exact**2

@@ -83,14 +83,15 @@ def _walk(w, u, alpha, g):
     return None if best is None else best * best_dir
 
 
-def plane_c_star(W, alpha, *, exact: bool = False) -> PlaneCStar:
+def plane_c_star(W, alpha, *, exact: bool = False, witness: bool = True) -> PlaneCStar:
     """``c*(W)`` of a net ``W (2k, 2)``: exactly (``exact=True``: rationals) or in floats.
 
     ``W`` is scaled by a power of two first (exact; c*(W) is scale invariant), so ``W`` and
     ``s·W`` get the same answer across the float range.  In floats the answer carries
     rounding: where N is nearly 0 along a long stretch of the line, a net whose exact c*(W)
     is 0 can get a tiny positive value (about 1e-12 of ``‖w̄ − ū‖/r``); decide with
-    ``exact=True``.  Needs ``r > 0`` (with ``r = 0`` the
+    ``exact=True``.  ``witness=False`` skips the exact mode's float64 witness point (``x`` is
+    then None): a search that only needs ``c2`` decided.  Needs ``r > 0`` (with ``r = 0`` the
     band is every x and no constant plays a role).
     """
     Ws, alpha, _, exp = check_net(W, alpha, 1.0)
@@ -124,7 +125,7 @@ def plane_c_star(W, alpha, *, exact: bool = False) -> PlaneCStar:
         if c2 > best[0]:
             best = (c2, (g, G, s), side)
     c2, line, side = best
-    x = _witness(ExactNet(Ws, alpha), *line) if exact and line is not None else None
+    x = _witness(net, *line) if exact and witness and line is not None else None
     return PlaneCStar(c=float(np.sqrt(float(c2))), c2=c2 if exact else float(c2), x=x,
                       side=side)
 
