@@ -263,26 +263,40 @@ class PerRun(Fused):
     width k), so configurations of one shape share an array program (``sgd``).
 
     ``sgd_update`` performs Fused's operations on per-run columns ``a_j σ'(z)`` (the same
-    elementwise products, one call for all runs); ``forward`` and ``backward`` run Fused on
-    each span of consecutive runs with one net.  So every run gets the bits it gets under
-    :class:`Fused` with its own net, alone or in any batch.
+    elementwise products, one call for all runs), ``forward`` Fused's products per run with
+    a column ``a`` per run, and ``backward`` (not on SGD's path) runs Fused on each span of
+    consecutive runs with one net.  So every run gets the bits it gets under :class:`Fused`
+    with its own net, alone or in any batch (``tests/test_sgd_per_run.py``).
     """
 
     def __init__(self, nets):
+        k = nets[0].k
         self.alpha = np.array([net.alpha for net in nets])[:, None]        # (R, 1)
-        self.a = np.stack([net.a for net in nets])                          # (R, 2k)
+        v = np.array([net.v for net in nets])[:, None]
+        self.a = np.repeat(np.hstack([v, -v]), k, axis=1)                  # (R, 2k): Net.a
         self.a.flags.writeable = False
         self.a_col = np.stack([self.a, self.alpha * self.a])[..., None]     # (2, R, 2k, 1)
-        starts = [r for r in range(len(nets)) if r == 0 or nets[r] != nets[r - 1]]
+        starts = [r for r in range(len(nets))
+                  if r == 0 or (nets[r] is not nets[r - 1] and nets[r] != nets[r - 1])]
         self.spans = [(lo, hi, Fused(nets[lo])) for lo, hi in
                       zip(starts, starts[1:] + [len(nets)])]
 
     def forward(self, W, X, out=None):
-        """``(N_W(X), relu(Z))`` for ``W (R, 2k, d)``, ``X (R, n, d)``: Fused per span."""
-        Z = np.empty(X.shape[:-1] + W.shape[-2:-1]) if out is None else out
-        N = np.empty(X.shape[:-1])
-        for lo, hi, fused in self.spans:
-            N[lo:hi] = fused.forward(W[lo:hi], X[lo:hi], Z[lo:hi])[0]
+        """``(N_W(X), relu(Z))`` for ``W (R, 2k, d)``, ``X (R, n, d)``: Fused's products with
+        ``a`` as a column per run, laid out as NumPy lays out Fused's vector ``a`` (so the
+        same loop forms them: the same bits), its α-mix where ``α > 0``."""
+        WT = np.swapaxes(W, -1, -2)
+        Z = np.matmul(X, WT, out=out)
+        rescued = None if _trusted(Z, W.shape[-1]) else active(W, X, Z)  # rare: underflow
+        np.maximum(Z, 0.0, out=Z)
+        a = self.a[..., None]  # (R, 2k, 1), stride 0 on its last axis like Fused's vector a
+        N = np.matmul(Z, a)[..., 0]
+        # Fused forms X (Wᵀa) from the vector Wᵀa made a column, a stride-0 axis that takes
+        # NumPy's own loop rather than BLAS: the same layout here gives the same bits
+        lin = np.matmul(X, np.matmul(WT, a)[..., 0][..., None])[..., 0]
+        N = np.where(self.alpha > 0, self.alpha * lin + (1.0 - self.alpha) * N, N)
+        if rescued is not None:
+            Z[...] = rescued
         return N, Z
 
     def backward(self, pre, X, coef):

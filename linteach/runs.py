@@ -132,20 +132,41 @@ def per_run_nets(net):
 def per_run_real(name: str, value, batch: tuple, **bounds):
     """A float, or (an array of the run axes' shape ``batch``) a ``(R, 1)`` float array of
     one value per flattened run; each value checked as :func:`check_real` checks it."""
-    if np.ndim(value) == 0:
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):  # a ragged nest of sequences
+        raise ValueError(f"`{name}` must be a number or an array of the run axes' shape "
+                         f"{tuple(batch)}, got a ragged {type(value).__name__}") from None
+    if arr.ndim == 0:
         return check_real(name, value.item() if isinstance(value, np.ndarray) else value,
                           **bounds)
-    arr = np.asarray(value)
     if arr.shape != tuple(batch):
         raise ValueError(f"`{name}` must be a number or an array of the run axes' shape "
                          f"{tuple(batch)}, got shape {arr.shape}")
-    flat = [check_real(f"{name}[{i}]", v.item(), **bounds)
-            for i, v in enumerate(arr.reshape(-1))]
-    return np.array(flat, dtype=np.float64)[:, None]
+    flat = arr.reshape(-1)
+    if flat.dtype.kind not in "iuf":
+        return _checked_each(name, flat, bounds)
+    values = flat.astype(np.float64)
+    ok = np.isfinite(values)
+    for bound, holds in (("gt", np.greater), ("ge", np.greater_equal), ("lt", np.less),
+                         ("le", np.less_equal)):
+        if bound in bounds:
+            ok &= holds(values, bounds[bound])
+    if not ok.all():  # the first bad entry, with check_real's message
+        bad = int(np.argmin(ok))
+        check_real(f"{name}[{bad}]", flat[bad].item(), **bounds)
+    return values[:, None]
+
+
+def _checked_each(name, flat, bounds):
+    """:func:`per_run_real` for an array that is not numeric (bool, object): entry by entry."""
+    return np.array([check_real(f"{name}[{i}]", v.item(), **bounds)
+                     for i, v in enumerate(flat)], dtype=np.float64)[:, None]
 
 
 def setup(net, W0, data):
-    """Validated ``(W, X, y, batch)``: a fresh C-ordered ``W`` with the broadcast run axes."""
+    """Validated ``(W, X, y, batch)``: a fresh C-ordered ``W`` with the broadcast run axes and
+    a C-ordered ``X``."""
     if not isinstance(net, Net):
         raise TypeError(f"`net` must be a linteach.Net, got {type(net).__name__}")
     if isinstance(data, Dataset):
@@ -155,6 +176,10 @@ def setup(net, W0, data):
         y = check_y(data[1], X)
     else:
         raise TypeError(f"`data` must be a Dataset or a tuple (X, y), got {type(data).__name__}")
+    # C order for X too: its layout decides which loop forms X Wᵀ (BLAS for C-ordered runs,
+    # NumPy's own strided loop for e.g. a concatenation of broadcasts, whose run axis is
+    # innermost), hence the last bits, so equal data must not differ in layout
+    X = np.ascontiguousarray(X)
     W = check_W(W0, k=net.k, d=X.shape[-1])
     try:
         batch = np.broadcast_shapes(W.shape[:-2], X.shape[:-2], y.shape[:-1])

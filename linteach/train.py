@@ -130,6 +130,7 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
     if filed is not None:  # slot i of these is update i's (the runs on the next axis)
         W_slots, q_slots, g_slots = filed.slots()
     step = eta if np.ndim(eta) == 0 else eta[..., None]  # (R, 1, 1): a Controlled update
+    eps0_run = None if eps0 is None else np.ravel(eps0)  # one per run, against loss_before
     t = 0
     for e in range(1, n_epochs + 1):
         perms = np.stack([gen.permutation(n) for gen in gens])
@@ -155,7 +156,7 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
             if per_update_loss:
                 loss_before = _loss.ell(q)
                 if eps0 is not None:
-                    mistakes += loss_before >= np.ravel(eps0)
+                    mistakes += loss_before >= eps0_run
                 if callback is not None:
                     callback(t, view, {"epoch": e, "index": perms[:, i].reshape(batch),
                                        "g": np.reshape(gq, batch),

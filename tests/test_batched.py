@@ -161,3 +161,31 @@ def test_controlled_trainers_batched_equal_looped(stacked, rng_seed):
         for r in range(R):
             _assert_runs_equal(batched, train(net, W0[r], _run_data(data, (r,)), grad=_flip_u),
                                (r,))
+
+
+def test_data_layout_does_not_change_a_bit():
+    """The same stacked data in any memory layout (C order, a concatenation of broadcasts,
+    whose run axis is innermost, Fortran order) give every trainer the same bits: the
+    layout would decide which loop forms X Wᵀ."""
+    rng = np.random.default_rng(7)
+    net = lt.Net(k=3, alpha=0.3)
+    sets = [lt.make_symmetric_gaussians(14, 3, rng=r) for r in rng.spawn(3)]
+    X_c = np.concatenate([np.repeat(s.X[None], 2, axis=0) for s in sets])
+    y = np.concatenate([np.repeat(s.y[None], 2, axis=0) for s in sets])
+    layouts = {"C": X_c,
+               "concatenated broadcasts": np.concatenate(
+                   [np.broadcast_to(s.X, (2,) + s.X.shape) for s in sets]),
+               "Fortran": np.asfortranarray(X_c)}
+    assert not layouts["concatenated broadcasts"].flags.c_contiguous
+    W0 = net.init(3, scale=0.5, rng=rng, batch=6)
+    runs = {name: (lt.sgd(net, W0, (X, y), eta=0.2, n_epochs=3, rng=[
+                       np.random.default_rng(i) for i in range(6)]),
+                   lt.gd(net, W0, (X, y), eta=0.2, n_steps=30),
+                   lt.gradient_flow(net, W0, (X, y), dt=0.01, n_steps=30, normalized=True))
+            for name, X in layouts.items()}
+    for name, got in runs.items():
+        for run, ref in zip(got, runs["C"]):
+            np.testing.assert_array_equal(run.W, ref.W, err_msg=name)
+            for key in ref.trace.keys():
+                np.testing.assert_array_equal(run.trace[key], ref.trace[key],
+                                              err_msg=f"{name} {key}")

@@ -48,7 +48,8 @@ def test_per_run_nets_steps_and_eps0_equal_each_net_alone():
     for c, run in enumerate(alone):
         part = slice(c * PER, (c + 1) * PER)
         assert np.array_equal(run.W, batch.W[part])
-        assert np.array_equal(run.trace["mistakes"], batch.trace["mistakes"][:, part])
+        for key in ("mistakes", "loss", "max_loss", "min_margin"):
+            assert np.array_equal(run.trace[key], batch.trace[key][:, part]), key
         assert run.trace["mistakes"][1:].sum() > 0  # the ε0 of each run was in play
         for mine, theirs in zip(alone_epochs[c], epochs):
             for a, b in zip(mine, theirs):
@@ -97,6 +98,7 @@ def test_one_net_in_a_sequence_is_the_net_itself():
     (dict(eta=np.array([0.1, -0.2])), r"`eta\[1\]` must be > 0"),
     (dict(eta=np.array([0.1, np.nan])), r"`eta\[1\]` must be finite"),
     (dict(eps0=np.array([True, False])), r"`eps0\[0\]` must be a real number"),
+    (dict(eps0=[[1.0, 2.0], [3.0]]), "`eps0` must be a number or an array .* ragged list"),
     (dict(net=[NETS[0]] * 2, grad=np.negative), "`grad`"),
 ])
 def test_per_run_arguments_are_checked(kw, match):

@@ -134,10 +134,33 @@ def sgd_updates(*, repeats: int, seed: int = 4) -> list:
     contenders["R=4 on_epoch"] = lambda: lt.sgd(net, W0[:4], (X[:4], y[:4]), eta=0.1,
                                                 n_epochs=1, rng=np.random.default_rng(seed),
                                                 eps0=0.1, on_epoch=lambda updates: None)
+    # thm4.1's groups: 64 configurations of one shape, each its own α, v, η and 4 runs, as
+    # one batch with per-run nets (lt.sgd([...], eta=array)) or one call per configuration
+    rng = np.random.default_rng(seed + 1)
+    nets = [lt.Net(k=k, alpha=float(a), v=float(v)) for a, v in
+            zip(rng.uniform(0.1, 0.9, 64), np.exp(rng.uniform(-1.0, 1.0, 64)))]
+    etas = np.exp(rng.uniform(np.log(0.05), 0.0, 64))
+    per_run_nets = [net_c for net_c in nets for _ in range(4)]
+    contenders["64 configs, one batch"] = lambda: lt.sgd(
+        per_run_nets, W0, (X, y), eta=np.repeat(etas, 4), n_epochs=1,
+        rng=np.random.default_rng(seed), eps0=0.1)
+    contenders["64 configs, one call each"] = lambda: [lt.sgd(
+        nets[c], W0[4 * c:4 * c + 4], (X[4 * c:4 * c + 4], y[4 * c:4 * c + 4]), eta=etas[c],
+        n_epochs=1, rng=np.random.default_rng(seed), eps0=0.1) for c in range(64)]
     contenders.update(_floors(n, d, k, seed, per_example=True))
     t = compare(contenders, repeats=repeats)
     rows = _per_run_rows(f"C2 thm4.1 SGD (n={n}, d={d}, k={k})", "SGD update, thm4.1", t, n,
                          None)
+    rows.append(_row("C2 per-run nets", "SGD, 256 runs: one net, step and ε0 per run (64 "
+                     "configurations) / one shared net", value=ratio(
+                         t, "64 configs, one batch", "R=256"), target_op="<=", target=1.2,
+                     detail={"note": "the PerRun kernel's cost over Fused"}))
+    rows.append(_row("C2 grouped configs", "SGD, 64 configurations of one shape (4 runs "
+                     "each): one call each / one batch", value=ratio(
+                         t, "64 configs, one call each", "64 configs, one batch"),
+                     target_op=">=", target=SPEEDUP_TARGET,
+                     detail={"note": "what thm4.1's shape groups gain once a campaign fills "
+                                     "them (at 32 cases per family they rarely form: C3)"}))
     cb = ratio(t, "R=4 callback", "R=4 plain")
     rows.append(_row("C2 callback", "SGD, 4 runs: with a per-update filing callback / plain",
                      value=cb, target_op="<=", target=1.2,
