@@ -106,3 +106,41 @@ def test_per_run_arguments_are_checked(kw, match):
     args = dict(net=NETS[0], eta=0.1, eps0=None, grad=None) | kw
     with pytest.raises((ValueError, TypeError), match=match):
         lt.sgd(args.pop("net"), W0s[0], (Xs[0], ys[0]), n_epochs=1, rng=0, **args)
+
+
+def test_per_run_kernel_rechecks_underflowed_pre_activations_at_their_length():
+    """A w·x summed over d = 100 underflowed products (``tests/test_mutation_kills_kernels``):
+    the computed z is negative, the true one positive.  PerRun must flag it as Fused does,
+    by d (not by 2k), and rescue the mask, so backward gives the neuron its slope 1."""
+    d = 100
+    w = np.full(d, 2.0 ** -538)
+    w[0] = -16 * 2.0 ** -536
+    W = np.stack([np.stack([w, np.ones(d)])] * 2)  # two runs, k = 1; u·x is a normal number
+    X = np.full((2, 1, d), 2.0 ** -538)
+    nets = [lt.Net(k=1, alpha=0.2), lt.Net(k=1, alpha=0.6)]
+    kernel = PerRun(nets)
+    N, pre = kernel.forward(W, X)
+    G = kernel.backward(pre, X, np.ones((2, 1)))
+    for r, net in enumerate(nets):
+        N_r, pre_r = Fused(net).forward(W[r:r + 1], X[r:r + 1])
+        assert np.array_equal(N[r:r + 1], N_r)
+        G_r = Fused(net).backward(pre_r, X[r:r + 1], np.ones((1, 1)))
+        assert np.array_equal(G[r:r + 1], G_r)
+        assert np.array_equal(G_r[0, 0], net.v * X[r, 0])  # active: slope 1, not α
+
+
+@pytest.mark.parametrize("pattern", [(0, 0, 0), (0, 1, 0), (1, 1, 0, 0)])
+def test_per_run_spans_cover_every_run(pattern):
+    """Runs of one net in any order (one net throughout; a net again after another): the
+    spans cover every run, so backward returns every run's gradient."""
+    Xs, ys, W0s = _problem(5)
+    nets = [NETS[i] for i in pattern]
+    W = np.concatenate(W0s)[:len(nets)]
+    X = np.concatenate([np.broadcast_to(X, (PER, N, D)) for X in Xs])[:len(nets)]
+    coef = np.random.default_rng(6).standard_normal((len(nets), N))
+    kernel = PerRun(nets)
+    G = kernel.backward(kernel.forward(W, X)[1], X, coef)
+    assert G.shape == W.shape
+    for r, net in enumerate(nets):
+        pre = Fused(net).forward(W[r:r + 1], X[r:r + 1])[1]
+        assert np.array_equal(G[r:r + 1], Fused(net).backward(pre, X[r:r + 1], coef[r:r + 1]))
