@@ -34,6 +34,8 @@ or ``tests/test_batched.py``):
   :class:`Fused`, i.e. the very gradient ``gd`` steps with.
 * :class:`Controlled` with ``grad`` the identity equals ``Net.forward`` / ``Net.backward``
   bit for bit (it calls them).
+* :class:`~linteach._per_run.PerRun` (one net per run) equals :class:`Fused` with each
+  run's own net, bit for bit (``tests/test_sgd_per_run.py``).
 """
 from __future__ import annotations
 
@@ -99,6 +101,16 @@ def active(W, X, Z) -> np.ndarray:
     return _row_scaled(X) @ np.swapaxes(_row_scaled(W), -1, -2) > 0.0
 
 
+def relu_products(W, X, out=None):
+    """``(Wᵀ, relu(Z), mask)`` of ``Z = X Wᵀ`` (built in ``out`` if given): ``mask`` is
+    ``[z > 0]`` from :func:`active` where some z underflowed (rare), else None."""
+    WT = np.swapaxes(W, -1, -2)
+    Z = np.matmul(X, WT, out=out)
+    rescued = None if _trusted(Z, W.shape[-1]) else active(W, X, Z)
+    np.maximum(Z, 0.0, out=Z)
+    return WT, Z, rescued
+
+
 class Kernel(Protocol):
     """What a trainer calls to evaluate the network (see the module docstring)."""
 
@@ -115,6 +127,7 @@ def kernel_for(net, grad: Callable | None = None) -> Kernel:
     if isinstance(net, (list, tuple)):
         if grad is not None:
             raise ValueError("`grad` (a negative control) needs one `net`, not one per run")
+        from ._per_run import PerRun  # a Fused subclass: imported here, not at the top
         return PerRun(net)
     return Fused(net) if grad is None else Controlled(net, grad)
 
@@ -200,10 +213,7 @@ class Fused:
 
     def forward(self, W, X, out=None):
         """``(N_W(X), relu(Z))``, the latter built in ``out`` if given."""
-        WT = np.swapaxes(W, -1, -2)
-        Z = np.matmul(X, WT, out=out)
-        rescued = None if _trusted(Z, W.shape[-1]) else active(W, X, Z)  # rare: underflow
-        np.maximum(Z, 0.0, out=Z)
+        WT, Z, rescued = relu_products(W, X, out)
         # per-run products only (never one product across runs): each run then rounds
         # exactly as it would alone, so batched runs equal looped runs bit for bit
         N = Z @ self.a
@@ -256,53 +266,6 @@ class Fused:
         else:
             W += np.einsum("rjo,rod->rjd", sa, ex, out=out)
         return q, gq
-
-
-class PerRun(Fused):
-    """:class:`Fused` with its own ``α`` and ``v`` per run: ``nets[r]`` is run ``r``'s (one
-    width k), so configurations of one shape share an array program (``sgd``).
-
-    ``sgd_update`` performs Fused's operations on per-run columns ``a_j σ'(z)`` (the same
-    elementwise products, one call for all runs), ``forward`` Fused's products per run with
-    a column ``a`` per run, and ``backward`` (not on SGD's path) runs Fused on each span of
-    consecutive runs with one net.  So every run gets the bits it gets under :class:`Fused`
-    with its own net, alone or in any batch (``tests/test_sgd_per_run.py``).
-    """
-
-    def __init__(self, nets):
-        k = nets[0].k
-        self.alpha = np.array([net.alpha for net in nets])[:, None]        # (R, 1)
-        v = np.array([net.v for net in nets])[:, None]
-        self.a = np.repeat(np.hstack([v, -v]), k, axis=1)                  # (R, 2k): Net.a
-        self.a.flags.writeable = False
-        self.a_col = np.stack([self.a, self.alpha * self.a])[..., None]     # (2, R, 2k, 1)
-        starts = [r for r in range(len(nets))
-                  if r == 0 or (nets[r] is not nets[r - 1] and nets[r] != nets[r - 1])]
-        self.spans = [(lo, hi, Fused(nets[lo])) for lo, hi in
-                      zip(starts, starts[1:] + [len(nets)])]
-
-    def forward(self, W, X, out=None):
-        """``(N_W(X), relu(Z))`` for ``W (R, 2k, d)``, ``X (R, n, d)``: Fused's products with
-        ``a`` as a column per run, laid out as NumPy lays out Fused's vector ``a`` (so the
-        same loop forms them: the same bits), its α-mix where ``α > 0``."""
-        WT = np.swapaxes(W, -1, -2)
-        Z = np.matmul(X, WT, out=out)
-        rescued = None if _trusted(Z, W.shape[-1]) else active(W, X, Z)  # rare: underflow
-        np.maximum(Z, 0.0, out=Z)
-        a = self.a[..., None]  # (R, 2k, 1), stride 0 on its last axis like Fused's vector a
-        N = np.matmul(Z, a)[..., 0]
-        # Fused forms X (Wᵀa) from the vector Wᵀa made a column, a stride-0 axis that takes
-        # NumPy's own loop rather than BLAS: the same layout here gives the same bits
-        lin = np.matmul(X, np.matmul(WT, a)[..., 0][..., None])[..., 0]
-        N = np.where(self.alpha > 0, self.alpha * lin + (1.0 - self.alpha) * N, N)
-        if rescued is not None:
-            Z[...] = rescued
-        return N, Z
-
-    def backward(self, pre, X, coef):
-        """``Σ_i coef_i ∇_W N_W(x_i)`` per run: Fused per span."""
-        return np.concatenate([fused.backward(pre[lo:hi], X[lo:hi], coef[lo:hi])
-                               for lo, hi, fused in self.spans])
 
 
 class Controlled:

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import linteach as lt
-from linteach._kernels import Fused, PerRun
+from linteach._kernels import Fused
+from linteach._per_run import PerRun
 
 NETS = (lt.Net(k=3, alpha=0.2, v=0.5), lt.Net(k=3, alpha=0.7, v=2.0),
         lt.Net(k=3, alpha=0.0, v=1.3))
