@@ -130,9 +130,9 @@ def test_per_run_kernel_rechecks_underflowed_pre_activations_at_their_length():
         assert np.array_equal(G_r[0, 0], net.v * X[r, 0])  # active: slope 1, not α
 
 
-@pytest.mark.parametrize("pattern", [(0, 0, 0), (0, 1, 0), (1, 1, 0, 0)])
+@pytest.mark.parametrize("pattern", [(0,), (0, 0, 0), (0, 1, 0), (1, 1, 0, 0)])
 def test_per_run_spans_cover_every_run(pattern):
-    """Runs of one net in any order (one net throughout; a net again after another): the
+    """Runs of one net in any order (one run; one net throughout; a net again after another): the
     spans cover every run, so backward returns every run's gradient."""
     Xs, ys, W0s = _problem(5)
     nets = [NETS[i] for i in pattern]

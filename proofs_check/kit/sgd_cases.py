@@ -3,8 +3,9 @@
 One *configuration* (a dataset, a net, a step, a list of targets ε, and R initialisations)
 is trained as one batch of R runs with :func:`linteach.sgd`; a :class:`Monitor` receives
 every update (each epoch's updates filed by sgd itself, ``on_epoch``) and keeps, per run,
-everything the theorem's clauses need.  Nothing here records into a ``Context``: results are plain dicts, so batches can run
-in worker processes (``ctx.map``).
+everything the theorem's clauses need.  Nothing here records into a ``Context``: results
+are plain dicts, so batches can run in worker processes (``ctx.map``).  Configurations of
+one shape train together (:func:`train_configurations`), each with its own monitor.
 
 Per run and per target ε (``E`` targets), with ``ε0 = ε/(1 + 2v²R_x²ηkn)``:
 

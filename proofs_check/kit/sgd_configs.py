@@ -16,8 +16,9 @@ from .items import RUNS_PER_BATCH
 from .sgd_cases import flip_u_update, theorem_teacher, train_configurations
 
 __all__ = ["INVARIANTS", "CLAUSES", "SLACK_UNITS", "EPOCH_SCALE", "FAMILIES", "SCALING_N",
-           "SCALING_EPS", "CONTROL_FAMILIES", "RUNS_PER_BATCH", "draw_configuration", "run_sgd_case",
-           "run_sgd_cases", "sgd_items", "map_sgd_cases", "audit_subject", "AUDIT_EPOCHS"]
+           "SCALING_EPS", "CONTROL_FAMILIES", "RUNS_PER_BATCH", "draw_configuration",
+           "run_sgd_case", "run_sgd_cases", "sgd_items", "map_sgd_cases", "audit_subject",
+           "AUDIT_EPOCHS"]
 
 INVARIANTS = ("F_gain_per_step", "G2_gain_per_step")
 CLAUSES = INVARIANTS + ("mistake_epochs_le_T_exact_over_n",
