@@ -5,7 +5,6 @@ Its verdict, its negative control, and its machinery.
 
 import numpy as np
 import pytest
-from hypothesis import strategies as st
 
 from linteach import convex
 from proofs_check.claims import lem6_1

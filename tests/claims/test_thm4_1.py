@@ -5,7 +5,6 @@ Its verdict, its negative control, and its machinery.
 
 import numpy as np
 import pytest
-from hypothesis import strategies as st
 
 import linteach as lt
 from proofs_check.claims import thm4_1
