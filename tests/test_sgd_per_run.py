@@ -61,6 +61,7 @@ def test_per_run_kernel_is_fused_per_span():
     Xs, ys, W0s = _problem(1)
     nets = [net for net in NETS for _ in range(PER)]
     kernel = PerRun(nets)
+    assert not kernel.a.flags.writeable  # shared by every update: a write would be silent
     W, X = np.concatenate(W0s), np.concatenate([np.broadcast_to(X, (PER, N, D)) for X in Xs])
     coef = np.random.default_rng(2).standard_normal((len(nets), N))
     N_all, pre = kernel.forward(W, X)

@@ -294,12 +294,13 @@ EQUIVALENT_POPULATION: dict = {
 }
 
 # the last targets' survivors, one module per group of targets
+import mutation_notes_batching  # noqa: E402
 import mutation_notes_checks  # noqa: E402
 import mutation_notes_formulas  # noqa: E402
 import mutation_notes_seams  # noqa: E402
 import mutation_notes_solvers  # noqa: E402
 
 for _part in (mutation_notes_formulas, mutation_notes_solvers, mutation_notes_checks,
-              mutation_notes_seams):
+              mutation_notes_seams, mutation_notes_batching):
     KILLED_BY_POPULATION.update(_part.KILLED_BY)
     EQUIVALENT_POPULATION.update(_part.EQUIVALENT)
