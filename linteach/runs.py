@@ -184,8 +184,8 @@ def setup(net, W0, data):
     try:
         batch = np.broadcast_shapes(W.shape[:-2], X.shape[:-2], y.shape[:-1])
     except ValueError:
-        raise ValueError(f"run axes of `W0` {W.shape[:-2]} and of the data {X.shape[:-2]} "
-                         "do not broadcast") from None
+        raise ValueError(f"run axes of `W0` {W.shape[:-2]} and of the data (`X` "
+                         f"{X.shape[:-2]}, `y` {y.shape[:-1]}) do not broadcast") from None
     # a fresh C-ordered copy (W0 is never mutated); C order also when W0 is broadcast over
     # stacked data, which would otherwise put the run axis innermost and change every
     # reduction's rounding

@@ -73,11 +73,22 @@ CASES = [
      "`record` must be 'log', 'all' or a positive int"),
     ("run axes clash", lambda: lt.gd(NET, np.ones((3, 4, 2)), (np.ones((2, 3, 2)), np.ones((2, 3))),
                                      eta=0.1, n_steps=1),
-     ValueError, "run axes of `W0` (3,) and of the data (2,) do not broadcast"),
+     ValueError, "run axes of `W0` (3,) and of the data (`X` (2,), `y` (2,)) do not broadcast"),
     ("data a 3-tuple", lambda: lt.gd(NET, W, DATA + (None,), eta=0.1, n_steps=1), TypeError,
      "`data` must be a Dataset or a tuple (X, y), got tuple"),
     ("data a list", lambda: lt.gd(NET, W, list(DATA), eta=0.1, n_steps=1), TypeError,
      "`data` must be a Dataset or a tuple (X, y), got list"),
+    ("data a 1-tuple", lambda: lt.gd(NET, W, DATA[:1], eta=0.1, n_steps=1), TypeError,
+     "`data` must be a Dataset or a tuple (X, y), got tuple"),
+    ("run axes of X clash, y shared", lambda: lt.gd(
+        NET, np.ones((3, 4, 2)), (np.ones((2, 3, 2)), np.ones(3)), eta=0.1, n_steps=1),
+     ValueError, "run axes of `W0` (3,) and of the data (`X` (2,), `y` ()) do not broadcast"),
+    ("run axes of y clash, X shared", lambda: lt.gd(
+        NET, np.ones((3, 4, 2)), (np.ones((3, 2)), np.ones((2, 3))), eta=0.1, n_steps=1),
+     ValueError, "run axes of `W0` (3,) and of the data (`X` (), `y` (2,)) do not broadcast"),
+    ("one eta for two runs as an array", lambda: lt.sgd(
+        NET, np.ones((2, 4, 2)), DATA, eta=np.array([0.1]), n_epochs=1, rng=RNG(0)),
+     ValueError, "`eta` must be a number or an array of the run axes' shape (2,), got shape (1,)"),
     ("margin > radius", lambda: lt.make_separable(5, 2, margin=2.0, rng=RNG(0)), ValueError,
      "`margin` must be < 1.0, got 2.0"),
     ("odd n, antipodal", lambda: lt.make_symmetric_gaussians(5, 2, rng=RNG(0)), ValueError,

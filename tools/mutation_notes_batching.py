@@ -20,7 +20,33 @@ _ALPHA_RANGE = ("equivalent: α ∈ [0, 1) (Net checks it), so α != 0, α > −
 _ONE_WIDTH = ("equivalent: every net of a PerRun has one width k (per_run_nets refuses "
               "others), so the last net's k is the first's")
 
+_RUN_AXES_MESSAGE = ("the clash of run axes names W0's and the data's run axes exactly: "
+                     "(3,) and (2,), now with X's and y's apart (test_bad_input: 'run axes "
+                     "clash'; the message has since named y too, so the stored diff of this "
+                     "line no longer applies: the same mutants of the new line are killed)")
+_DATA_TUPLE = ("data must be exactly a 2-tuple: a 3-tuple, a 1-tuple and a list are refused "
+               "with the documented message (test_bad_input: 'data a 3-tuple', 'data a "
+               "1-tuple', 'data a list')")
+
 KILLED_BY: dict = {
+    **{("runs-per-run", "setup", op, 187, occ): _RUN_AXES_MESSAGE for op, occ in (
+        ("core/ReplaceUnaryOperator_USub_UAdd", 6), ("core/ReplaceUnaryOperator_USub_UAdd", 7),
+        ("core/ReplaceUnaryOperator_USub_Not", 6), ("core/ReplaceUnaryOperator_USub_Not", 7),
+        ("core/ReplaceUnaryOperator_Delete_USub", 6), ("core/ReplaceUnaryOperator_Delete_USub", 7),
+        ("core/NumberReplacer", 58), ("core/NumberReplacer", 59), ("core/NumberReplacer", 60),
+        ("core/NumberReplacer", 61))},
+    **{("runs-per-run", "setup", op, 174, occ): _DATA_TUPLE for op, occ in (
+        ("core/ReplaceComparisonOperator_Eq_LtE", 2), ("core/ReplaceComparisonOperator_Eq_GtE", 2),
+        ("core/ReplaceAndWithOr", 0))},
+    **{("runs-per-run", "setup", op, 185, occ):
+       "X's and y's own run axes enter the broadcast: X's clashing with W0's while y is "
+       "shared, and y's while X is shared, are refused (test_bad_input: 'run axes of X "
+       "clash, y shared', 'run axes of y clash, X shared')" for op, occ in (
+           ("core/ReplaceUnaryOperator_USub_Not", 4), ("core/ReplaceUnaryOperator_USub_Not", 5),
+           ("core/NumberReplacer", 57))},
+    ("runs-per-run", "per_run_real", "core/ReplaceComparisonOperator_NotEq_Gt", 143, 0):
+        "an array eta of shape (1,) for two runs is refused, not broadcast "
+        "(test_bad_input: 'one eta for two runs as an array')",
     ("kernels-per-run", "(file)", "core/NumberReplacer", 25, 0):
         "a PerRun of one run has no second net (test_per_run_spans_cover_every_run[pattern0])",
     ("kernels-per-run", "(file)", "core/ReplaceFalseWithTrue", 29, 0):
@@ -28,6 +54,17 @@ KILLED_BY: dict = {
 }
 
 EQUIVALENT: dict = {
+    ("runs-per-run", "per_run_real", "core/ReplaceComparisonOperator_Eq_LtE", 140, 1):
+        "equivalent: an array's ndim is never negative, so ndim <= 0 is ndim == 0",
+    ("runs-per-run", "per_run_nets", "core/ReplaceComparisonOperator_Gt_NotEq", 127, 0):
+        "equivalent: the widths of a non-empty sequence of nets are at least one, so more "
+        "than one is other than one",
+    ("runs-per-run", "per_run_nets", "core/NumberReplacer", 129, 39): _ONE_WIDTH.replace(
+        "so the last net's k is the first's", "so the last net validates W0 as the first "
+        "does, and a sequence of one run's net is that net"),
+    ("runs-per-run", "per_run_real", "core/NumberReplacer", 146, 42):
+        "equivalent: NumPy (2.x) reads any negative size in reshape as the one inferred "
+        "dimension, so reshape(-2) flattens as reshape(-1) does",
     **{("kernels-per-run", "(file)", op, 32, 0): _FINER_SPANS for op in (
         "core/ReplaceComparisonOperator_Eq_LtE", "core/ReplaceComparisonOperator_Eq_GtE",
         "core/ReplaceAndWithOr")},
