@@ -32,6 +32,10 @@ def test_map_cases_splits_in_order_and_checks_the_counts():
     assert [len(part) for part, _ in ctx.items] == [3, 3, 1]
     with pytest.raises(RuntimeError, match="returned 1 results for 3 cases"):
         items.map_cases(ctx, lambda it: [0], list(range(3)), chunk=3)
+    with pytest.raises(RuntimeError, match="returned 4 results for 3 cases"):
+        items.map_cases(ctx, lambda it: [0] * 4, list(range(3)), chunk=3)
+    assert items.map_cases(ctx, lambda it: list(it[0]), [5, 6], chunk=1) == [5, 6]
+    assert [part for part, in ctx.items] == [[5], [6]]  # one case per item
     with pytest.raises(ValueError, match="`chunk` must be >= 1"):
         items.map_cases(ctx, lambda it: [], [], chunk=0)
     assert items.cases_per_batch(4) == items.RUNS_PER_BATCH // 4

@@ -44,6 +44,12 @@ KILLED_BY: dict = {
        "clash, y shared', 'run axes of y clash, X shared')" for op, occ in (
            ("core/ReplaceUnaryOperator_USub_Not", 4), ("core/ReplaceUnaryOperator_USub_Not", 5),
            ("core/NumberReplacer", 57))},
+    ("check-items", "(file)", "core/ReplaceComparisonOperator_NotEq_Lt", 34, 0):
+        "a worker returning more results than its part has cases is an error "
+        "(test_map_cases_splits_in_order_and_checks_the_counts)",
+    **{("check-items", "(file)", op, 29, occ):
+       "an item of one case is allowed (test_map_cases_splits_in_order_and_checks_the_counts)"
+       for op, occ in (("core/ReplaceComparisonOperator_Lt_LtE", 0), ("core/NumberReplacer", 4))},
     ("runs-per-run", "per_run_real", "core/ReplaceComparisonOperator_NotEq_Gt", 143, 0):
         "an array eta of shape (1,) for two runs is refused, not broadcast "
         "(test_bad_input: 'one eta for two runs as an array')",
