@@ -188,3 +188,11 @@ def test_appK_thm41_part_batched_equals_alone():
     spec = sgd_configs.FAMILIES["small-n"]
     _sgd_compare(spec, _one_shape(spec, 2, start=500), "thm4.1-lifted-small-n",
                  augment=True, offset=appK.OFFSET)
+
+
+def test_thm41_an_epoch_cap_of_one_trains_one_epoch():
+    """A cap of one epoch (a short budget's scaled cap) trains that epoch, alone or batched."""
+    spec = dict(sgd_configs.FAMILIES["small-n"], n=(12, 12), d=(3, 3), k=(2,), epochs=1)
+    res = _sgd_compare(spec, (1, 4), "small-n", epoch_scale=1.0)
+    assert [r["config"]["epochs"] for r in res] == [1, 1]
+    assert all(r["config"]["max_epochs"] == 1 for r in res)
