@@ -44,6 +44,9 @@ KILLED_BY: dict = {
        "clash, y shared', 'run axes of y clash, X shared')" for op, occ in (
            ("core/ReplaceUnaryOperator_USub_Not", 4), ("core/ReplaceUnaryOperator_USub_Not", 5),
            ("core/NumberReplacer", 57))},
+    ("check-sgd-batches", "train_configurations", "core/NumberReplacer", 211, 128):
+        "a cap of one epoch trains that epoch "
+        "(test_thm41_an_epoch_cap_of_one_trains_one_epoch)",
     ("check-items", "(file)", "core/ReplaceComparisonOperator_NotEq_Lt", 34, 0):
         "a worker returning more results than its part has cases is an error "
         "(test_map_cases_splits_in_order_and_checks_the_counts)",
@@ -60,6 +63,16 @@ KILLED_BY: dict = {
 }
 
 EQUIVALENT: dict = {
+    ("check-sgd-batches", "train_configurations", "core/ReplaceBinaryOperator_Mul_Div", 192, 28):
+        "equivalent: `*` → `/` makes jobs positional-only and the rest positional-or-keyword; "
+        "every caller passes jobs by position and the rest by keyword, so every call binds "
+        "the same arguments",
+    ("check-sgd-batches", "train_configurations", "core/NumberReplacer", 192, 123):
+        "equivalent as a check, not in bits: the default chunk (epochs per lt.sgd call, at "
+        "whose ends a finished configuration stops) is a constant of the check; 3 gives "
+        "another valid check whose configurations stop at multiples of 3 epochs. No claim "
+        "or test can tell a valid granularity from another; make verify's comparison with "
+        "the committed claims.json does (the thm4.1 ledger changes)",
     ("runs-per-run", "per_run_real", "core/ReplaceComparisonOperator_Eq_LtE", 140, 1):
         "equivalent: an array's ndim is never negative, so ndim <= 0 is ndim == 0",
     ("runs-per-run", "per_run_nets", "core/ReplaceComparisonOperator_Gt_NotEq", 127, 0):
