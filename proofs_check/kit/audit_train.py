@@ -13,7 +13,8 @@ from .audit_base import FD_RTOL, FLOW_STEPS, LATE_STEPS, ROUND, TRAJECTORY_RTOL,
 from .audit_net import net_findings
 from .audit_solvers import certificate_findings, kkt_findings
 
-__all__ = ["sgd_findings", "trace_findings", "flow_findings", "normalized_findings"]
+__all__ = ["sgd_findings", "per_run_findings", "trace_findings", "flow_findings",
+           "normalized_findings"]
 
 
 def sgd_findings(net, W0, X, y, spec) -> list:
@@ -21,6 +22,7 @@ def sgd_findings(net, W0, X, y, spec) -> list:
     rng, again = spec["rng"], spec["rng_again"]  # two identical fresh generators
     expected = again.spawn(R) if R > 1 else [again]
     alone_rng = copy.deepcopy(expected[0])  # run 0's stream, for run 0 trained alone
+    batch_rngs = copy.deepcopy(expected)  # the runs' streams, for a batch with another net
     seen, filed = [], []
     # ε0 = ℓ(0): an ε0-mistake is a margin ≤ 0 before the update, decidable from the replay
     run = lt.sgd(net, W0, (X, y), eta=spec["eta"], n_epochs=E, rng=rng, eps0=math.log(2.0),
@@ -48,6 +50,7 @@ def sgd_findings(net, W0, X, y, spec) -> list:
         alone = lt.sgd(net, W0[0], (X, y), eta=spec["eta"], n_epochs=E, rng=alone_rng)
         out.append(finding("SGD run 0 alone (2-D W) = run 0 of the batch, bit for bit",
                            alone.W, run.W[0]))
+        out += per_run_findings(net, W0, X, y, spec, batch_rngs, run)
     mistakes = np.reshape(run.trace["mistakes"][1:], (E, R))
     for r in range(R):  # every run's orders; the (slow) replay for the extreme inits only
         epochs = order[:, r].reshape(E, n)
@@ -70,6 +73,26 @@ def sgd_findings(net, W0, X, y, spec) -> list:
         out += trace_findings(run.trace, r if R > 1 else None, {0: W0[r], -1: W_eng}, X, y,
                               net)
     return out
+
+
+def per_run_findings(net, W0, X, y, spec, rngs, run) -> list:
+    """The case's runs batched with another configuration of its shape (one net, step and
+    ε0 per run, as the checks group configurations) equal its own batch bit for bit."""
+    R, E = W0.shape[0], spec["epochs"]
+    other = lt.Net(k=net.k, alpha=0.5 * net.alpha + 0.25, v=2.0 * net.v)  # α stays in [0, 1)
+    XX = np.broadcast_to(X, (2 * R,) + X.shape)
+    mixed = lt.sgd([net] * R + [other] * R, np.concatenate([W0, W0[::-1]]),
+                   (XX, np.broadcast_to(y, (2 * R,) + y.shape)),
+                   eta=np.repeat([spec["eta"], 0.5 * spec["eta"]], R), n_epochs=E,
+                   rng=rngs + [np.random.default_rng(i) for i in range(R)],
+                   eps0=np.repeat([math.log(2.0), 0.1], R))
+    return [finding("SGD with one net per run, batched with another configuration = the "
+                    "case's own batch, bit for bit", mixed.W[:R], run.W),
+            finding("SGD ε0-mistakes with one ε0 per run = the case's own",
+                    mixed.trace["mistakes"][:, :R], run.trace["mistakes"])] + [
+            finding(f"SGD trace {key} with one net per run = the case's own, bit for bit",
+                    mixed.trace[key][:, :R], run.trace[key])
+            for key in ("loss", "max_loss", "min_margin")]
 
 
 def trace_findings(trace, r, at: dict, X, y, net) -> list:
