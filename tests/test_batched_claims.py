@@ -196,3 +196,17 @@ def test_thm41_an_epoch_cap_of_one_trains_one_epoch():
     res = _sgd_compare(spec, (1, 4), "small-n", epoch_scale=1.0)
     assert [r["config"]["epochs"] for r in res] == [1, 1]
     assert all(r["config"]["max_epochs"] == 1 for r in res)
+
+
+def test_thm41_item_defaults_are_the_documented_ones():
+    """An item without ``epoch_scale`` trains to the family's own cap, and one without
+    ``offset`` lifts App. K's data at the documented 0.5."""
+    spec = dict(sgd_configs.FAMILIES["small-n"], n=(12, 12), d=(3, 3), k=(2,), epochs=3)
+    case = Case("small-n", 1)
+    plain = sgd_configs.run_sgd_case({"case": case, "spec": spec})
+    assert plain["config"]["max_epochs"] == 3
+    lifted = sgd_configs.run_sgd_case({"case": case, "spec": spec, "augment": True})
+    assert_same(lifted, sgd_configs.run_sgd_case({"case": case, "spec": spec, "augment": True,
+                                                  "offset": 0.5}))
+    assert lifted["digests"]["data"] != sgd_configs.run_sgd_case(
+        {"case": case, "spec": spec, "augment": True, "offset": 1.5})["digests"]["data"]

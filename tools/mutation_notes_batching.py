@@ -47,6 +47,12 @@ KILLED_BY: dict = {
     ("check-sgd-batches", "train_configurations", "core/NumberReplacer", 211, 128):
         "a cap of one epoch trains that epoch "
         "(test_thm41_an_epoch_cap_of_one_trains_one_epoch)",
+    ("check-sgd-items", "_build", "core/NumberReplacer", 116, 200):
+        "an item without offset lifts App. K's data at 0.5, not elsewhere "
+        "(test_thm41_item_defaults_are_the_documented_ones)",
+    ("check-sgd-items", "run_sgd_cases", "core/NumberReplacer", 159, 217):
+        "an item without epoch_scale trains to the family's own cap "
+        "(test_thm41_item_defaults_are_the_documented_ones)",
     ("check-items", "(file)", "core/ReplaceComparisonOperator_NotEq_Lt", 34, 0):
         "a worker returning more results than its part has cases is an error "
         "(test_map_cases_splits_in_order_and_checks_the_counts)",
