@@ -146,3 +146,28 @@ def test_per_run_spans_cover_every_run(pattern):
     for r, net in enumerate(nets):
         pre = Fused(net).forward(W[r:r + 1], X[r:r + 1])[1]
         assert np.array_equal(G[r:r + 1], Fused(net).backward(pre, X[r:r + 1], coef[r:r + 1]))
+
+
+@pytest.mark.parametrize("broken", ["update", "forward"])
+def test_a_broken_per_run_kernel_is_caught_by_the_sgd_audit(monkeypatch, broken):
+    """thm4.1's engine audit trains each audited case beside another configuration of its
+    shape (one net per run): a per-run update or forward that drifts from Fused fails it."""
+    import linteach._per_run as per_run
+    from proofs_check.kit import audit, sgd_configs
+    from test_audit_planted import SGD_CASE, _failing
+
+    if broken == "update":
+        real = per_run.PerRun.__init__
+
+        def init(self, nets):
+            real(self, nets)
+            self.a_col = self.a_col * (1.0 + 1e-9)  # a_j σ'(z) one part in 10⁹ off
+        monkeypatch.setattr(per_run.PerRun, "__init__", init)
+    else:
+        real = per_run.PerRun.forward
+        monkeypatch.setattr(per_run.PerRun, "forward", lambda self, W, X, out=None: (
+            lambda N, Z: (N * (1.0 + 1e-9), Z))(*real(self, W, X, out)))
+    failing = _failing(audit.audit_subject(sgd_configs.audit_subject(SGD_CASE)))
+    per_run_quantities = {q for q in failing if "one net per run" in q or "one ε0 per" in q}
+    assert per_run_quantities, failing
+    assert not any(q.startswith("SGD trajectory") for q in failing)  # the shared path is fine
