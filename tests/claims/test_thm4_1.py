@@ -203,3 +203,32 @@ def test_families_draw_R_x_in_their_stated_range_and_the_audit_uses_it(family):
             assert all(inputs["R_x"] == R_x for inputs, _ in subject["bounds"])
         else:  # the scaling families keep make_separable's unit radius
             assert R_x == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("augment", [False, True])
+def test_a_case_trains_and_reports_the_objects_its_seed_rebuilds(augment):
+    """What ``run_sgd_cases`` trains and reports is what the engine audit rebuilds from the
+    case's seed (``audit_subject``): the data and the inits (their ledger digests), each
+    run's R_0, the teacher's γ = 1/‖w*‖, n, d, and the epoch cap; and an item's defaults
+    are the documented ones (lifted at offset 0.5, not augmented, 64 cases of 4 runs)."""
+    from proofs_check.engine.contract import digest
+
+    spec = sgd_configs.FAMILIES["small-n"]
+    case = Case("small-n", 31)
+    item = {"case": case, "spec": spec, "epoch_scale": 0.05}
+    if augment:
+        item["augment"] = True
+    res = sgd_configs.run_sgd_case(item)
+    sub = sgd_configs.audit_subject(case, augment=augment)
+    assert res["digests"]["data"] == digest(sub["X"])
+    assert res["digests"]["W0"] == digest(sub["W"])
+    np.testing.assert_array_equal(res["R_0"], np.linalg.norm(sub["W"], axis=-1).max(axis=-1))
+    cfg = res["config"]
+    assert cfg["gamma"] == 1.0 / np.linalg.norm(sub["teacher"])
+    assert (cfg["n"], cfg["d"]) == sub["X"].shape
+    assert cfg["max_epochs"] == max(1, round(spec["epochs"] * 0.05)) == 15
+    assert cfg["epochs"] <= cfg["max_epochs"]
+    (part, made), = sgd_configs.sgd_items([case], spec)
+    assert (made["augment"], made["offset"], made["corrupt"]) == (False, 0.5, False)
+    assert len(sgd_configs.sgd_items([Case("small-n", s) for s in range(2)], spec,
+                                     chunk=1)) == 2
