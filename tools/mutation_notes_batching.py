@@ -68,7 +68,26 @@ KILLED_BY: dict = {
         "the per-run second layer is read-only (test_per_run_kernel_is_fused_per_span)",
 }
 
+_SHARED_EPOCHS = ("equivalent: with one configuration left, live[0] and live[-1] are the "
+                  "same; the live configurations started together and step together, so "
+                  "they share one epoch count")
+_ITEM_DEFAULTS = ("equivalent: with four runs per case (every family's R0), "
+                  "max(0 or 1 or 2, 256 // 4) is 64")
+
 EQUIVALENT: dict = {
+    **{("check-sgd-batches", "train_configurations", "core/NumberReplacer", line, occ):
+       _SHARED_EPOCHS for line, occ in ((213, 131), (224, 141), (225, 143))},
+    **{("check-sgd-batches", "train_configuration", "core/NumberReplacer", 178, occ):
+       "equivalent as a check: train_configuration's default chunk is used by no check "
+       "(they call train_configurations, whose default is 4); 3 or 5 gives another valid "
+       "granularity for the tests that call it" for occ in (118, 119)},
+    **{("check-sgd-items", "sgd_items", "core/NumberReplacer", 217, occ): _ITEM_DEFAULTS
+       for occ in (240, 241)},
+    ("check-sgd-items", "run_sgd_case", "core/NumberReplacer", 171, 219):
+        "equivalent: run_sgd_cases of one case returns one result, so index −1 is index 0",
+    ("check-sgd-items", "sgd_items", "core/ReplaceBinaryOperator_Mul_Div", 209, 8):
+        "equivalent: `*` → `/` makes cases and spec positional-only; every caller passes them "
+        "by position and the rest by keyword",
     ("check-sgd-batches", "train_configurations", "core/ReplaceBinaryOperator_Mul_Div", 192, 28):
         "equivalent: `*` → `/` makes jobs positional-only and the rest positional-or-keyword; "
         "every caller passes jobs by position and the rest by keyword, so every call binds "

@@ -219,6 +219,10 @@ EQUIVALENT: dict = {
 #: the reason for a check target's mutant killed by a test written since, where the mutant
 #: has no reason of its own: the tests written for the target's survivors, by what they pin
 KILLED_BY_TARGET: dict = {
+    "check-sgd-items": "tests/claims/test_thm4_1.py::test_a_case_trains_and_reports_the_objects_"
+                       "its_seed_rebuilds: the data and inits a case trains are the audit's "
+                       "rebuild from its seed (digests), and its R_0, γ, n, d, epoch cap and "
+                       "an item's defaults are recomputed from their definitions",
     "check-eq6": "tests/claims/test_eq6.py recomputes a phase summary on synthetic traces from "
                  "its definitions (the late records, the least bound and rate slacks, the "
                  "companion's drop, the sample at L_sum = log 2 itself) and records a phase "

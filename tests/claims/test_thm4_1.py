@@ -228,6 +228,8 @@ def test_a_case_trains_and_reports_the_objects_its_seed_rebuilds(augment):
     assert (cfg["n"], cfg["d"]) == sub["X"].shape
     assert cfg["max_epochs"] == max(1, round(spec["epochs"] * 0.05)) == 15
     assert cfg["epochs"] <= cfg["max_epochs"]
+    tiny = sgd_configs.run_sgd_case({**item, "epoch_scale": 1e-3})  # a cap rounding to 0
+    assert tiny["config"]["max_epochs"] == tiny["config"]["epochs"] == 1
     (part, made), = sgd_configs.sgd_items([case], spec)
     assert (made["augment"], made["offset"], made["corrupt"]) == (False, 0.5, False)
     assert len(sgd_configs.sgd_items([Case("small-n", s) for s in range(2)], spec,
