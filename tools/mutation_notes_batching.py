@@ -44,6 +44,9 @@ KILLED_BY: dict = {
        "clash, y shared', 'run axes of y clash, X shared')" for op, occ in (
            ("core/ReplaceUnaryOperator_USub_Not", 4), ("core/ReplaceUnaryOperator_USub_Not", 5),
            ("core/NumberReplacer", 57))},
+    ("check-sgd-batches", "train_configurations", "core/ReplaceBinaryOperator_Sub_Add", 213, 6):
+        "a configuration trains to its cap, not past it (test_a_case_trains_and_reports_the_"
+        "objects_its_seed_rebuilds: epochs ≤ the cap of 15, not a multiple of 4)",
     ("check-sgd-batches", "train_configurations", "core/NumberReplacer", 211, 128):
         "a cap of one epoch trains that epoch "
         "(test_thm41_an_epoch_cap_of_one_trains_one_epoch)",
@@ -76,7 +79,25 @@ _ITEM_DEFAULTS = ("equivalent: with four runs per case (every family's R0), "
 
 EQUIVALENT: dict = {
     **{("check-sgd-batches", "train_configurations", "core/NumberReplacer", line, occ):
-       _SHARED_EPOCHS for line, occ in ((213, 131), (224, 141), (225, 143))},
+       _SHARED_EPOCHS for line, occ in ((213, 131), (224, 141), (225, 143), (226, 145))},
+    ("check-sgd-batches", "train_configurations", "core/ReplaceComparisonOperator_Lt_NotEq",
+     245, 3): "equivalent: a step never passes the cap (step = min(chunk, cap − epochs)), so "
+              "epochs < cap and epochs != cap agree",
+    ("check-sgd-batches", "train_configurations", "core/ReplaceComparisonOperator_Gt_NotEq",
+     211, 1): "equivalent: the cap is at least 1 (max(1, …) in run_sgd_cases; the tests pass "
+              "positive caps), so cap > 0 and cap != 0 agree",
+    ("check-sgd-batches", "train_configuration", "core/ReplaceBinaryOperator_Mul_Div", 177, 27):
+        "equivalent: `*` → `/` makes the leading arguments positional-only; every caller "
+        "passes them by position and the rest by keyword",
+    ("check-sgd-batches", "train_configurations", "core/NumberReplacer", 192, 122):
+        "equivalent as a check, not in bits: the default chunk (epochs per lt.sgd call, at "
+        "whose ends a finished configuration stops) is a constant of the check; 5 gives "
+        "another valid check. make verify's comparison with the committed claims.json "
+        "catches the change of evidence",
+    **{("check-sgd-items", "_result", op, 133, 2):
+       "equivalent: the neuron norms are (R, 2k), so their maximum over axis 1 is over "
+       "axis −1" for op in ("core/ReplaceUnaryOperator_USub_UAdd",
+                            "core/ReplaceUnaryOperator_Delete_USub")},
     **{("check-sgd-batches", "train_configuration", "core/NumberReplacer", 178, occ):
        "equivalent as a check: train_configuration's default chunk is used by no check "
        "(they call train_configurations, whose default is 4); 3 or 5 gives another valid "
