@@ -108,7 +108,7 @@ def _thm51(ctx: Context, count: int, alpha=None) -> None:
             ctx.inconclusive(case, "no lifted point fell in the linear regime")
 
 
-def _thm41(ctx: Context, *, corrupt: bool = False, counts=None) -> list:
+def _thm41(ctx: Context, *, corrupt: bool = False, counts=None, reported=None) -> list:
     trained = []
     for family, count in (counts or SGD_FAMILIES).items():
         spec = sgd_configs.FAMILIES[family]
@@ -117,6 +117,8 @@ def _thm41(ctx: Context, *, corrupt: bool = False, counts=None) -> list:
                                                    corrupt=corrupt, offset=OFFSET,
                                                    budget=ctx.budget, chunk=CHUNK):
             record_sgd_result(ctx, case, res)
+            if reported is not None:  # for the engine audit: what was trained and reported
+                reported[case] = sgd_configs.trained_report(res)
             if "assumption_not_met" not in res:
                 trained.append(res)
     return trained
@@ -140,7 +142,8 @@ def _control(ctx: Context) -> None:
 
 
 def check(ctx: Context) -> None:
-    trained = _thm41(ctx)
+    reported = {}
+    trained = _thm41(ctx, reported=reported)
     if trained:
         R_x = [r["config"]["R_x"] for r in trained]
         measure_looseness(ctx, trained)
@@ -153,7 +156,7 @@ def check(ctx: Context) -> None:
                  "lifted ones: R_x ≥ 1 always (the appended 1), w* the lifted max-margin "
                  "teacher (its norm includes the bias), R_0 of the lifted weights")
     _thm51(ctx, THM51_CASES)
-    audit_cases(ctx, ctx.drawn, audit_subject)
+    audit_cases(ctx, ctx.drawn, audit_subject, extra=reported)
     _control(ctx)
 
 

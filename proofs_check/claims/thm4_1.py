@@ -11,7 +11,7 @@ from ..engine.contract import ENGINE, Claim, Clause
 from ..engine.context import Context, verdict_of
 from ..kit.audit import audit_cases, bound_findings
 from ..kit.sgd_configs import (CLAUSES, CONTROL_FAMILIES, FAMILIES, INVARIANTS, SLACK_UNITS,
-                               RUNS_PER_BATCH, audit_subject, map_sgd_cases)
+                               RUNS_PER_BATCH, audit_subject, map_sgd_cases, trained_report)
 from ..kit.thm4_report import measure_looseness, record_sgd_result, scaling_exponents
 
 __all__ = ["CLAIM", "CHUNK", "check"]
@@ -61,13 +61,14 @@ def _control(ctx: Context) -> None:
 
 
 def check(ctx: Context) -> None:
-    trained, scaling, bounds = [], [], {}
+    trained, scaling, bounds, reported = [], [], {}, {}
     for family, spec in FAMILIES.items():
         cases = ctx.cases(ctx.n(spec["count"]), family)
         for case, res in map_sgd_cases(ctx.map, cases, spec, budget=ctx.budget, chunk=CHUNK):
             record_sgd_result(ctx, case, res)
             # engine audit: the Thm 4.1 constants this case's verdict used, recomputed
             bounds[case] = bound_findings(res) if "T_exact" in res else []
+            reported[case] = trained_report(res)
             if "assumption_not_met" not in res:
                 trained.append(res)
                 if family.startswith("scaling-"):
@@ -75,5 +76,6 @@ def check(ctx: Context) -> None:
     measure_looseness(ctx, trained)
     if scaling:
         scaling_exponents(ctx, scaling)
-    audit_cases(ctx, ctx.drawn, audit_subject, findings=bounds)  # engine audit (kit.audit)
+    audit_cases(ctx, ctx.drawn, audit_subject, extra=reported,  # engine audit (kit.audit)
+                findings=bounds)
     _control(ctx)

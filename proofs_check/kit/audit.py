@@ -21,7 +21,9 @@ against :mod:`proofs_check.kit.audit_ref` (docs/math.md section in brackets):
   and ``a4 = (X as given to the LP, its Assumption4Result)`` — each solver answer re-verified in NumPy by its KKT
   residuals (stationarity, primal and dual feasibility, complementarity) or, for the
   Assumption 4 LPs, by the optimum of the dual LP with its certificate re-checked (§3, §6, §7);
-* ``bounds`` — Theorem 4.1's constants (ε0, T_exact, M) the check used, recomputed (§3).
+* ``bounds`` — Theorem 4.1's constants (ε0, T_exact, M) the check used, recomputed (§3);
+  ``trained`` — what an SGD check trained and reported (its ledger digests of the data and
+  inits, R_0, γ, n, d) against the rebuild.
 * ``followup`` (with ``T``, ``one_step_eta``) — a follow-up check's recorded result: its
   stable ranks, σ_3/σ_1, margins, cosines and solver answers recomputed
   (:mod:`proofs_check.kit.audit_spectra`, §10–§15).
@@ -39,7 +41,7 @@ from .audit_base import (FD_RTOL, FLOW_STEPS, KKT_TOL, LATE_STEPS, MAX_POINTS, R
 from .audit_net import net_findings
 from .audit_solvers import bound_findings, constant_findings, solver_findings
 from .audit_spectra import followup_findings
-from .audit_train import flow_findings, sgd_findings
+from .audit_train import flow_findings, sgd_findings, trained_findings
 
 __all__ = ["ROUND", "KKT_TOL", "FD_RTOL", "TRAJECTORY_RTOL", "FLOW_STEPS", "LATE_STEPS",
            "audit_subject", "audit_item", "audit_cases", "record_findings", "bound_findings"]
@@ -59,6 +61,8 @@ def audit_subject(subject: dict) -> list:
             out += net_findings(net, Wr, Xs, ys)
         if "sgd" in subject:
             out += sgd_findings(net, runs, X, np.asarray(y, float), subject["sgd"])
+        if "trained" in subject:
+            out += trained_findings(subject, subject["trained"])
         if "flow" in subject:
             out += flow_findings(net, runs[0], Xs, ys, subject["flow"])
         if "followup" in subject:

@@ -13,8 +13,8 @@ from .audit_base import FD_RTOL, FLOW_STEPS, LATE_STEPS, ROUND, TRAJECTORY_RTOL,
 from .audit_net import net_findings
 from .audit_solvers import certificate_findings, kkt_findings
 
-__all__ = ["sgd_findings", "per_run_findings", "trace_findings", "flow_findings",
-           "normalized_findings"]
+__all__ = ["sgd_findings", "per_run_findings", "trained_findings", "trace_findings",
+           "flow_findings", "normalized_findings"]
 
 
 def sgd_findings(net, W0, X, y, spec) -> list:
@@ -72,6 +72,26 @@ def sgd_findings(net, W0, X, y, spec) -> list:
                                mistakes[:, r], (q <= 0).sum(axis=1)))
         out += trace_findings(run.trace, r if R > 1 else None, {0: W0[r], -1: W_eng}, X, y,
                               net)
+    return out
+
+
+def trained_findings(subject, trained) -> list:
+    """What the check trained and reported (``trained``: its ledger digests of the data and
+    the inits, R_0, γ, n and d) against this audit's rebuild of the case from its seed."""
+    from ..engine.contract import digest
+
+    W, X = np.asarray(subject["W"], float), np.asarray(subject["X"], float)
+    out = [finding("SGD check trained the audit's rebuild: data digest",
+                   float(trained["data"] == digest(X)), 1.0),
+           finding("SGD check trained the audit's rebuild: init digest",
+                   float(trained["W0"] == digest(W)), 1.0),
+           finding("SGD check's R_0 = its inits' largest neuron norm per run", trained["R_0"],
+                   np.linalg.norm(W, axis=-1).max(axis=-1)),
+           finding("SGD check's n and d = its data's", [trained["n"], trained["d"]],
+                   list(X.shape))]
+    if "teacher" in subject:
+        out.append(finding("SGD check's γ = 1/‖w*‖ of the rebuilt teacher", trained["gamma"],
+                           1.0 / np.linalg.norm(subject["teacher"]), rtol=1e-15))
     return out
 
 

@@ -18,7 +18,7 @@ from .sgd_cases import flip_u_update, theorem_teacher, train_configurations
 __all__ = ["INVARIANTS", "CLAUSES", "SLACK_UNITS", "EPOCH_SCALE", "FAMILIES", "SCALING_N",
            "SCALING_EPS", "CONTROL_FAMILIES", "RUNS_PER_BATCH", "draw_configuration",
            "run_sgd_case", "run_sgd_cases", "sgd_items", "map_sgd_cases", "audit_subject",
-           "AUDIT_EPOCHS"]
+           "trained_report", "AUDIT_EPOCHS"]
 
 INVARIANTS = ("F_gain_per_step", "G2_gain_per_step")
 CLAUSES = INVARIANTS + ("mistake_epochs_le_T_exact_over_n",
@@ -163,6 +163,17 @@ def run_sgd_cases(item: dict) -> list:
     for b, out in zip(trained, outs):
         b["result"] = _result(b["cfg"], b["job"], max_epochs, *out)
     return [b["result"] for b in built]
+
+
+def trained_report(res: dict) -> dict | None:
+    """The ``trained`` key of a case's audit subject (:mod:`proofs_check.kit.audit`): what
+    :func:`run_sgd_cases` trained and reported, for the audit to compare with its rebuild."""
+    if "digests" not in res:  # not separable: nothing was trained
+        return None
+    cfg = res["config"]
+    return {"trained": {"data": res["digests"]["data"], "W0": res["digests"]["W0"],
+                        "R_0": np.asarray(res["R_0"]), "gamma": cfg["gamma"], "n": cfg["n"],
+                        "d": cfg["d"]}}
 
 
 def run_sgd_case(item: dict) -> dict:
