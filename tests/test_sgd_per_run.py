@@ -171,3 +171,29 @@ def test_a_broken_per_run_kernel_is_caught_by_the_sgd_audit(monkeypatch, broken)
     per_run_quantities = {q for q in failing if "one net per run" in q or "one ε0 per" in q}
     assert per_run_quantities, failing
     assert not any(q.startswith("SGD trajectory") for q in failing)  # the shared path is fine
+
+
+@pytest.mark.parametrize("falsify", ["data", "W0", "R_0", "gamma", "d"])
+def test_a_check_that_trained_another_object_is_caught_by_the_sgd_audit(falsify):
+    """thm4.1's audit compares what the check trained and reported with its rebuild of the
+    case: a different data set or init (their digests), a wrong R_0, γ or d each fail it,
+    and the check's own report passes."""
+    from proofs_check.kit import sgd_configs
+    from proofs_check.kit.audit_train import trained_findings
+    from test_audit_planted import SGD_CASE, _failing
+
+    spec = sgd_configs.FAMILIES[SGD_CASE.family]
+    res = sgd_configs.run_sgd_case({"case": SGD_CASE, "spec": spec, "epoch_scale": 0.01})
+    subject = sgd_configs.audit_subject(SGD_CASE)
+    honest = trained_findings(subject, sgd_configs.trained_report(res)["trained"])
+    assert not _failing(honest)
+    trained = dict(sgd_configs.trained_report(res)["trained"])
+    if falsify in ("data", "W0"):
+        trained[falsify] = "0" * len(trained[falsify])
+    elif falsify == "R_0":
+        trained["R_0"] = trained["R_0"] * (1.0 + 1e-12)
+    elif falsify == "gamma":
+        trained["gamma"] = np.nextafter(trained["gamma"], 1.0) * (1.0 + 1e-12)
+    else:
+        trained["d"] = trained["d"] + 1
+    assert _failing(trained_findings(subject, trained))
