@@ -122,7 +122,7 @@ def per_run_nets(net):
         return net, None
     nets = tuple(net)
     if not nets or not all(isinstance(m, Net) for m in nets):
-        raise TypeError("`net` must be a linteach.Net or a non-empty sequence of them")
+        raise TypeError("`net` must be a linteach.Net or a non-empty list or tuple of them")
     widths = sorted({m.k for m in nets})
     if len(widths) > 1:
         raise ValueError(f"the nets of `net` must share one width k, got k in {widths}")

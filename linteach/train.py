@@ -46,7 +46,7 @@ def sgd(net: Net, W0, data, *, eta: float, n_epochs: int, rng: np.random.Generat
 
     Parameters
     ----------
-    net : Net, or a sequence of Nets of one width ``k``
+    net : Net, or a list or tuple of Nets of one width ``k``
         A sequence gives each run its own ``α`` and ``v`` (``net[r]`` for run ``r`` of the
         flattened run axes), so configurations of one shape train as one batch.
     W0 : ndarray, shape ``(..., 2k, d)``

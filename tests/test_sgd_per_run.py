@@ -94,8 +94,8 @@ def test_one_net_in_a_sequence_is_the_net_itself():
 @pytest.mark.parametrize("kw, match", [
     (dict(net=[NETS[0], lt.Net(k=2)]), "share one width"),
     (dict(net=[NETS[0]] * 3), "one Net or 2 Nets"),
-    (dict(net=[]), "non-empty sequence"),
-    (dict(net=[NETS[0], "net"]), "non-empty sequence"),
+    (dict(net=[]), "non-empty list or tuple"),
+    (dict(net=[NETS[0], "net"]), "non-empty list or tuple"),
     (dict(eta=np.array([0.1, 0.2, 0.3])), r"run axes' shape \(2,\)"),
     (dict(eta=np.array([0.1, -0.2])), r"`eta\[1\]` must be > 0"),
     (dict(eta=np.array([0.1, np.nan])), r"`eta\[1\]` must be finite"),
