@@ -40,3 +40,71 @@ def test_the_witness_of_rows_whose_norms_overflow_is_that_of_the_rows_scaled_dow
     # its documented meaning on the points as given: min z·x_i = 1 on the other class
     other = X[y == -y[big.witness_index]] * 2.0**-1000
     np.testing.assert_allclose((other @ np.ldexp(big.witness, 1000)).min(), 1.0, rtol=1e-14)
+
+
+# ---------------------------------------------------------------- block-diagonal programs
+from linteach import assumption4 as a4  # noqa: E402
+import linteach as lt  # noqa: E402
+from tolerances import ORACLE  # noqa: E402
+
+
+def _alone(monkeypatch, X, y):
+    """``assumption4_lp`` with every point's program solved alone (blocks of one)."""
+    with monkeypatch.context() as m:
+        m.setattr(a4, "BLOCKS", 1)
+        return convex.assumption4_lp(X, y)
+
+
+def _same(res, ref):
+    assert res.holds == ref.holds
+    if not ref.holds:  # the witness is a point of least slack (ties at −1 are common)
+        np.testing.assert_allclose(res.slack[res.witness_index], ref.slack.min(), atol=ORACLE)
+    finite = np.isfinite(ref.slack)
+    np.testing.assert_array_equal(np.isfinite(res.slack), finite)
+    np.testing.assert_allclose(res.slack[finite], ref.slack[finite], rtol=ORACLE, atol=ORACLE)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_block_programs_answer_as_the_programs_alone(monkeypatch, seed):
+    rng = np.random.default_rng(seed)
+    n, d = 2 * int(rng.integers(20, 45)), int(rng.integers(2, 6))  # several blocks per class
+    ds = lt.make_symmetric_gaussians(n, d, rng=rng) if seed % 2 else \
+        lt.make_separable(n, d, margin=0.3, rng=rng)
+    y = ds.y.copy() if seed % 3 else np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    y[:2] = (1.0, -1.0)
+    _same(convex.assumption4_lp(ds.X, y), _alone(monkeypatch, ds.X, y))
+
+
+def test_a_block_with_a_point_deep_in_the_cone_is_solved_point_by_point(monkeypatch):
+    # x_3 = u_0 + u_1 (unit rows of the positives): every z with z·u_i ≥ 1 on the positives
+    # has z·x_3/‖x_3‖ ≥ 2/‖x_3‖ > 1, so its program is infeasible, the block's as a whole
+    # too; each of its points is then solved alone
+    u1 = np.array([1.0, 0.5]) / np.hypot(1.0, 0.5)
+    X = np.array([[1.0, 0.0], [1.0, 0.5], [-1.0, 0.0], [1.0 + u1[0], u1[1]], [-1.0, -0.4]])
+    y = np.array([1.0, 1.0, -1.0, -1.0, -1.0])
+    alone = []
+    monkeypatch.setattr(a4, "_a4_slack", lambda P, x, f=a4._a4_slack: alone.append(x) or f(P, x))
+    res = convex.assumption4_lp(X, y)
+    assert not res.holds and res.witness_index == 3 and res.slack[3] == -1.0
+    assert len(alone) == 3  # the negatives' block (3 points) fell back; the positives' did not
+    _same(res, _alone(monkeypatch, X, y))
+
+
+def test_a_block_answer_whose_certificate_fails_is_not_used(monkeypatch):
+    # HiGHS's block duals corrupted: every block's re-check fails, each point is solved alone
+    ds = lt.make_symmetric_gaussians(30, 3, rng=7)  # every program feasible
+    X, y = ds.X, ds.y
+    real = a4.highs
+
+    def corrupt(c, A_ub, b_ub):
+        res = real(c, A_ub, b_ub)
+        if hasattr(A_ub, "tocsr"):  # a block program
+            res.ineqlin.marginals = 2.0 * res.ineqlin.marginals
+        return res
+
+    ref = _alone(monkeypatch, X, y)
+    alone = []
+    monkeypatch.setattr(a4, "highs", corrupt)
+    monkeypatch.setattr(a4, "_a4_slack", lambda P, x, f=a4._a4_slack: alone.append(x) or f(P, x))
+    _same(convex.assumption4_lp(X, y), ref)
+    assert len(alone) == 30

@@ -66,6 +66,13 @@ def test_highs_runs_the_interior_point_method_only_after_status_4(monkeypatch):
 
 
 # -- linteach.assumption4._a4_slack: the NumPy re-check's allowances ------------------------------
+@pytest.fixture(autouse=True)
+def per_point_programs(monkeypatch):
+    """These tests edit HiGHS's answer to one point's own program: every point is solved
+    alone (blocks of one; tests/test_assumption4.py covers the block programs)."""
+    monkeypatch.setattr(assumption4, "BLOCKS", 1)
+
+
 #: positives e1, e2 and one negative −e1 (its slack LP: max −z1 s.t. z1 ≥ 1, z2 ≥ 1, −z1 ≤ 1,
 #: optimum −1 at z1 = 1, unique dual a = (1, 0, 0))
 X_L = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
