@@ -1,10 +1,12 @@
-"""Finding (round 9): eq6's ``breaks_shrink_with_step`` fails at ``--budget thorough``.
+"""Finding (round 9): eq6's ``breaks_shrink_with_step`` failed at ``--budget thorough``.
 
 The late-phase flow of case ``symmetric``/7565461099101634138 has a largest drop of γ̃ that
 shrinks by less than the clause's SHRINK = 0.75 when the step is halved once.  This script
 refines the step three times (dt/1, /2, /4, /8, the same total turn) and prints each run's
 largest drop and the ratios between levels: the drops vanish with the step, but not at
 first order (kinks of the leaky ReLU).  ``python tools/eq6_refinement.py`` (a few minutes).
+Since round 10 the clause refines such runs itself (``eq6.REFINE_LEVELS``: SHRINK per
+halving over two or three halvings) and the case passes at level 2.
 """
 import numpy as np
 

@@ -12,7 +12,9 @@ Clauses on every recorded late-phase state: ``gamma_tilde_le_gamma_bar`` (γ̃ �
 ``rate_nonnegative`` (dγ̃/dt ≥ 0, the continuous statement, free of discretisation:
 :func:`proofs_check.flow.gamma_rate`); per run and phase ``breaks_shrink_with_step``: the
 largest drop of γ̃ between two recorded states (a discretisation artefact if Eq. 6 holds)
-shrinks when the step is halved.
+shrinks when the step is halved: by SHRINK at the first halving, or, for a run not yet
+asymptotic there (kinks of the leaky ReLU make the order below one), by SHRINK per halving
+over two or three halvings (:data:`REFINE_LEVELS`; only such runs are refined).
 """
 from __future__ import annotations
 
@@ -23,18 +25,21 @@ import linteach as lt
 
 from ..kit import flow
 from ..kit.audit import audit_cases
+from ..kit.margin_flows import (bad_step_drops, euler_phase, late_mask, late_phase,
+                                phase_drops, refine)
 from ..engine.contract import ENGINE, Case, Claim, Clause, digest
 from ..engine.context import Context, verdict_of
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "bound_slack", "rate_slack",
-           "shrink_slack", "mean_loss_gamma"]
+           "shrink_slack", "refined_slack", "mean_loss_gamma"]
 
 CLAUSES = ("gamma_tilde_le_gamma_bar", "rate_nonnegative", "breaks_shrink_with_step")
 #: what each clause's slack measures (the report's "slack unit")
 SLACK_UNITS = {
     "gamma_tilde_le_gamma_bar": "relative to |γ̄|",
     "rate_nonnegative": "scale-free sign s of dγ̃/dt",
-    "breaks_shrink_with_step": "fraction of the allowed drop SHRINK·B(h) + DROP_FLOOR",
+    "breaks_shrink_with_step": "fraction of the allowed drop SHRINK^ℓ·B(h) + DROP_FLOOR "
+                               "(the best refinement level ℓ run)",
 }
 CLAIM = Claim(
     id="eq6",
@@ -44,10 +49,13 @@ CLAIM = Claim(
     hypotheses="the state is past Assumption 6.1: L_sum < log 2 with the summed loss",
     cases="per case a data set (symmetric Gaussians, v 1, or a separable ball, v 0.5; n 30, "
           "d 4) and inits 1e-2 and 0.3 (k 5, α 0.3); late-phase flow 1500 steps of turn 0.01 "
-          "(companion 0.005) and plain Euler 200 steps of time 1 (companion 0.5), every step recorded",
+          "(companion 0.005) and plain Euler 200 steps of time 1 (companion 0.5), every step "
+          "recorded; a run whose drop the first halving shrinks too little is refined to "
+          "dt/4 and dt/8",
     control="γ̃ with the mean loss (slip 6) must FAIL gamma_tilde_le_gamma_bar; plain Euler "
-            "with steps far too large (moving W by 1, 3, 10 times ‖W‖, and their halves) on 4 "
-            "separable sets must FAIL breaks_shrink_with_step",
+            "with steps far too large (moving W by 1, 3, 10 times ‖W‖, and their halves, "
+            "refined as the check's runs are) on 4 separable sets must FAIL "
+            "breaks_shrink_with_step",
     clauses=tuple(Clause(c, slack_unit=SLACK_UNITS[c]) for c in CLAUSES) + (ENGINE,))
 
 #: float64 evaluation of γ̃ and γ̄ (log-space, ~1e-15 relative each); relative allowance
@@ -58,6 +66,9 @@ RATE_ROUND = 1e-12
 DROP_FLOOR = 1e-12
 #: a first-order artefact halves with the step (0.5); this allows non-asymptotic noise
 SHRINK = 0.75
+#: halvings a run is refined to at most when the first does not shrink its drop by SHRINK
+#: (the drop at h/2^ℓ must be ≤ SHRINK^ℓ times the drop at h at some level ℓ ≤ this)
+REFINE_LEVELS = 3
 #: late-phase flow: turn per step and steps; rate evaluated at this many log-spaced steps
 DT = flow.DT
 N_LATE = 1500
@@ -88,14 +99,26 @@ def rate_slack(s):
     return np.asarray(s) + RATE_ROUND
 
 
-def shrink_slack(drop, drop_half) -> np.ndarray:
-    """≥ 0 iff the companion's largest drop ≤ SHRINK·(the main run's) + DROP_FLOOR."""
-    drop, drop_half = np.asarray(drop, float), np.asarray(drop_half, float)
-    allowed = SHRINK * drop + DROP_FLOOR
+def shrink_slack(drop, drop_fine, level: int = 1) -> np.ndarray:
+    """≥ 0 iff the largest drop at step ``h/2^level`` is ≤ SHRINK^level·(the drop at ``h``)
+    + DROP_FLOOR."""
+    drop, drop_fine = np.asarray(drop, float), np.asarray(drop_fine, float)
+    allowed = SHRINK**level * drop + DROP_FLOOR
     with np.errstate(invalid="ignore"):
-        slack = (allowed - drop_half) / allowed
-    # a main run that left the late phase (inf) is fine if the companion did not
-    return np.where(np.isinf(drop), np.where(np.isinf(drop_half), -1.0, 1.0), slack)
+        slack = (allowed - drop_fine) / allowed
+    # a main run that left the late phase (inf) is fine if the finer one did not
+    return np.where(np.isinf(drop), np.where(np.isinf(drop_fine), -1.0, 1.0), slack)
+
+
+def refined_slack(drop, drop_half, fine) -> np.ndarray:
+    """Per run, the best :func:`shrink_slack` over the levels run: ``drop_half`` at level 1,
+    then ``fine[:, ℓ − 2]`` at level ℓ where it is not NaN (:func:`margin_flows.refine`)."""
+    best = shrink_slack(drop, drop_half)
+    fine = np.asarray(fine, float).reshape(np.shape(best) + (-1,))
+    for j in range(fine.shape[-1]):
+        ran = ~np.isnan(fine[..., j])
+        best = np.where(ran, np.fmax(best, shrink_slack(drop, fine[..., j], j + 2)), best)
+    return best
 
 
 def mean_loss_gamma(log_lsum, log_norm, n):
@@ -103,42 +126,14 @@ def mean_loss_gamma(log_lsum, log_norm, n):
     return lt.loss.smoothed_margin_from(log_lsum - np.log(n), log_norm)
 
 
-def _late(net, W0, X, y, dt, n_steps):
-    """Late-phase run recording every step; entry W and rate samples per run."""
-    n_runs = len(W0)
-    marks = set(np.unique(np.geomspace(1, n_steps, RATE_POINTS).astype(int)).tolist())
-    entry_W, samples = [None] * n_runs, []
-
-    def keep(step, W, info):
-        late = info["log_loss"] + np.log(X.shape[-2]) < np.log(np.log(2.0))
-        for r in np.flatnonzero(late):
-            if entry_W[r] is None and W is not None:
-                entry_W[r] = np.array(W[r])
-        if step in marks:
-            samples.append(flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
-
-    run = lt.gradient_flow(net, W0, (X, y), dt=dt, n_steps=n_steps, normalized=True,
-                           callback=keep, record="all")
-    return run, entry_W, samples
-
-
-def _euler(net, W0, X, y, h, n_steps, rate=True):
-    marks = set(np.unique(np.geomspace(1, n_steps, RATE_POINTS).astype(int)).tolist())
-    samples = []
-
-    def keep(step, W, info):
-        if rate and step in marks:
-            samples.append(flow.gamma_rate(net, info["direction"], info["log_norm"], X, y))
-
-    run = lt.gradient_flow(net, W0, (X, y), dt=h, n_steps=n_steps, callback=keep, record="all")
-    return run, samples
-
-
-def _phase_summary(trace, samples, n, trace_half):
-    valid = trace["log_loss"] + np.log(n) < np.log(np.log(2.0))
-    valid_h = trace_half["log_loss"] + np.log(n) < np.log(np.log(2.0))
-    out = {"drop": flow.largest_drop(trace["smoothed_margin"], valid),
-           "drop_half": flow.largest_drop(trace_half["smoothed_margin"], valid_h),
+def _phase_summary(trace, samples, n, trace_half, drops_at=None):
+    """A phase's plain numbers per run; ``drops_at(runs, ℓ)`` refines runs whose drop has
+    not shrunk by SHRINK at the first halving (``"drop_fine"``; None: never refined)."""
+    valid = late_mask(trace["log_loss"], n)
+    drop, drop_half = phase_drops(trace, n), phase_drops(trace_half, n)
+    fine = np.full((len(drop), REFINE_LEVELS - 1), np.nan) if drops_at is None else \
+        refine(drop, drop_half, refined_slack, REFINE_LEVELS, drops_at)
+    out = {"drop": drop, "drop_half": drop_half, "drop_fine": fine,
            "bound": np.where(valid, bound_slack(trace["smoothed_margin"],
                                                 trace["normalized_margin"]), np.inf).min(0),
            "entered": valid.any(axis=0),
@@ -166,20 +161,14 @@ def _build(cases, spec, net):
 
 
 def _bad_steps(net, We, X, y) -> dict:
-    """Plain Euler with steps ``K·‖W‖/‖∇L‖`` and their halves, per run (the control)."""
-    late = np.log(np.log(2.0)) - np.log(X.shape[-2])  # log of the mean loss at L_sum = log 2
-    ratio = np.linalg.norm(We, axis=(-2, -1)) / np.linalg.norm(
-        net.loss_and_grad(We, X, y)[1], axis=(-2, -1))
+    """Plain Euler with steps ``K·‖W‖/‖∇L‖`` and their halves, per run (the control), refined
+    as the check's own phases are."""
     phases = {}
     for K in BAD_K:
-        drops = np.empty((len(We), 2))
-        for r in range(len(We)):
-            for j, f in enumerate((1.0, 0.5)):
-                t = lt.gradient_flow(net, We[r], (X[r], y[r]), dt=K * ratio[r] * f,
-                                     n_steps=int(BAD_COUNT / f), record="all").trace
-                drops[r, j] = flow.largest_drop(t["smoothed_margin"][:, None],
-                                                 (t["log_loss"] < late)[:, None])[0]
-        phases[f"bad-{K:g}"] = {"drop": drops[:, 0], "drop_half": drops[:, 1],
+        drop, half = (bad_step_drops(net, We, X, y, K, f, BAD_COUNT) for f in (1.0, 0.5))
+        fine = refine(drop, half, refined_slack, REFINE_LEVELS, lambda runs, level, K=K:
+                      bad_step_drops(net, We[runs], X[runs], y[runs], K, 0.5**level, BAD_COUNT))
+        phases[f"bad-{K:g}"] = {"drop": drop, "drop_half": half, "drop_fine": fine,
                                 "entered": np.ones(len(We), dtype=bool)}
     return phases
 
@@ -195,22 +184,30 @@ def run_cases(item) -> list:
     built = _build(cases, spec, net)
     per, n = len(INIT_SCALES), spec["n"]
     X, y, W0 = flow.stack_runs(built)
-    run, entry_W, samples = _late(net, W0, X, y, DT, n_late)
+    run, entry_W, samples = late_phase(net, W0, X, y, DT, n_late, rate_points=RATE_POINTS)
     have = [r for r in range(len(W0)) if entry_W[r] is not None]
     phases = {}
     if not control:
-        run_h, _, _ = _late(net, W0, X, y, DT / 2, 2 * n_late)
-        phases["late"] = _phase_summary(run.trace, samples, n, run_h.trace)
+        run_h = late_phase(net, W0, X, y, DT / 2, 2 * n_late)[0]
+        phases["late"] = _phase_summary(run.trace, samples, n, run_h.trace, lambda r, level:
+                                        phase_drops(late_phase(net, W0[r], X[r], y[r],
+                                                               DT / 2**level, n_late * 2**level
+                                                               )[0].trace, n))
     if have:
         We, Xe, ye = np.stack([entry_W[r] for r in have]), X[have], y[have]
         if control:
             found = _bad_steps(net, We, Xe, ye)
         else:
-            eu, eu_samples = _euler(net, We, Xe, ye, EULER_STEP, EULER_STEPS)
-            eu_h, _ = _euler(net, We, Xe, ye, EULER_STEP / 2, 2 * EULER_STEPS, False)
-            found = {"euler": _phase_summary(eu.trace, eu_samples, n, eu_h.trace)}
+            eu, eu_samples = euler_phase(net, We, Xe, ye, EULER_STEP, EULER_STEPS,
+                                         rate_points=RATE_POINTS)
+            eu_h = euler_phase(net, We, Xe, ye, EULER_STEP / 2, 2 * EULER_STEPS)[0]
+            found = {"euler": _phase_summary(eu.trace, eu_samples, n, eu_h.trace, lambda r, level:
+                                             phase_drops(euler_phase(
+                                                 net, We[r], Xe[r], ye[r], EULER_STEP / 2**level,
+                                                 EULER_STEPS * 2**level)[0].trace, n))}
         for name, summary in found.items():
-            full = {key: np.full(len(W0), np.nan) for key in summary}
+            full = {key: np.full((len(W0),) + np.shape(v)[1:], np.nan)
+                    for key, v in summary.items()}
             for key, value in summary.items():
                 full[key][have] = value
             phases[name] = full
@@ -253,8 +250,12 @@ def _record(ctx: Context, case: Case, res: dict, *, phases=("late", "euler"),
             if "rate" in ph and np.isfinite(ph["rate"][r]):
                 ctx.record("rate_nonnegative", ph["rate"][r], case, **where,
                            points=int(ph["rate_points"][r]))
-            ctx.record("breaks_shrink_with_step", shrink_slack(ph["drop"][r], ph["drop_half"][r]),
-                       case, **where, drop=ph["drop"][r], drop_half=ph["drop_half"][r])
+            fine = ph["drop_fine"][r]
+            ctx.record("breaks_shrink_with_step",
+                       refined_slack(ph["drop"][r], ph["drop_half"][r], fine), case, **where,
+                       drop=ph["drop"][r], drop_half=ph["drop_half"][r],
+                       **({"drop_refined": [float(f) for f in fine[~np.isnan(fine)]]}
+                          if not np.isnan(fine).all() else {}))
 
 
 def _control(ctx: Context, results) -> None:
@@ -274,7 +275,7 @@ def _control(ctx: Context, results) -> None:
                           "evaluated": worst.evaluated if worst else 0}
     ctx.negative_control(all(v["verdict"] == "FAIL" for v in verdicts.values()),
                          "γ̃ with the mean loss must FAIL γ̃ ≤ γ̄; plain Euler with steps "
-                         f"moving W by {BAD_K}·‖W‖ (and halves) must FAIL "
+                         f"moving W by {BAD_K}·‖W‖ (and halves, refined) must FAIL "
                          "breaks_shrink_with_step", controls=subs, **verdicts)
 
 
