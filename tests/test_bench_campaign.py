@@ -195,3 +195,44 @@ def test_a_quick_bench_runs_no_whole_claim_check_unless_asked(monkeypatch, tmp_p
     assert run.main(out) == 0
     assert [r[0] for r in ran] == ["C3", "C4", "C4"]
     assert [r[1]["budget"] for r in ran] == ["standard", "standard", "thorough"]
+
+
+def test_executor_rows_report_each_executor_and_workload_and_render_one_table(monkeypatch):
+    """Rows C5: per executor and workload the median cases/s per worker of the timed runs
+    (never judged), its dispatch cost, and a row saying what could not be measured."""
+    from linteach.bench import rows_executors as rex
+    out = [{"executor": "in-process", "workers": 1, "workloads": [
+                {"claim": "self.sgd", "cases": 100, "seconds": [0.5, 0.25],
+                 "cases_per_s_per_worker": [200.0, 400.0], "verdict": "PASS"}]},
+           {"executor": "local pool", "workers": 2, "dispatch_ms": 0.5, "workloads": [
+               {"claim": "self.sgd", "cases": 100, "seconds": [1.0, 1.0],
+                "cases_per_s_per_worker": [50.0, 50.0], "verdict": "PASS"}]},
+           {"executor": "Dask LocalCluster", "workers": 2, "workloads": [],
+            "missing": "ImportError: no dask"}]
+    seen = _fake_throughput(monkeypatch, rex, out)
+    rows = rex.executor_rows()
+    assert seen["args"][1:] == ["-m", "proofs_check.executor_throughput"]
+    by = {r["id"]: r for r in rows}
+    assert by["C5 in-process, 1 worker: self.sgd"]["value"] == 300.0  # the median
+    assert by["C5 local pool, 2 workers: dispatch"]["value"] == 0.5
+    assert by["C5 Dask LocalCluster, 2 workers"]["missing"] == "ImportError: no dask"
+    assert all(r["met"] is None and r["target"] == "–" for r in rows)
+    text = "\n".join(rex.section(rows))
+    assert "| in-process, 1 worker | 300 (0.5 / 0.2) | – |" in text
+    assert "| local pool, 2 workers | 50 (1.0 / 1.0) | 0.5 |" in text
+    assert "| Dask LocalCluster, 2 workers | – | not measured: ImportError: no dask |" in text
+    assert "C5" in rc.scale_section({"rows": rows, "machine": {}})
+
+
+def test_executor_throughput_runs_each_workload_warm_and_times_the_rest(monkeypatch):
+    from proofs_check import executor_throughput as et
+    calls = []
+
+    class Result:
+        families, cases, verdict = {"f": 3}, 3, "PASS"
+    monkeypatch.setattr(et, "run_one", lambda c, **kw: calls.append((c, kw["cases"])) or Result)
+    out = et.measure(repeats=2, executors_=(("in-process", 1, None),),
+                     workloads=(("self.sgd", 3),))
+    assert calls == [("self.sgd", 3)] * 3  # one untimed warm-up, then the two timed runs
+    w = out[0]["workloads"][0]
+    assert len(w["seconds"]) == 2 and w["cases"] == 3 and "dispatch_ms" not in out[0]

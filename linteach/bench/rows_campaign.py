@@ -28,7 +28,7 @@ import numpy as np
 
 import linteach as lt
 
-from . import rows_claims
+from . import rows_claims, rows_executors
 from .timing import compare, ratio
 
 #: (n, d, k, α) of each flow family as its check draws it
@@ -253,6 +253,7 @@ def scale_section(doc: dict) -> str:
                        f"{'met' if r['met'] else 'missed'} | {rows_claims.cell(d.get('same report'))} |")
         out.append("")
     out += rows_claims.section(rows)
+    out += rows_executors.section(rows)
     out += ["| row | value | target | met |", "|---|---|---|---|"]
     out += [f"| {r['id']} | {rows_claims.cell(r['value'])}{r['unit']} | {r['target']} | {_met(r)} |"
             for r in rows if r["met"] is not None or r.get("target") != "–"]

@@ -23,7 +23,7 @@ import scipy
 from threadpoolctl import threadpool_limits
 
 from .._progress import Steps
-from . import rows_campaign, rows_claims, rows_env, rows_speed, rows_verify
+from . import rows_campaign, rows_claims, rows_env, rows_executors, rows_speed, rows_verify
 from .baselines import torch, torch_version
 from .report import table, to_markdown
 
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     p.add_argument("--md", help="write the Markdown report here")
     p.add_argument("--json", help="write the JSON results here")
     p.add_argument("--quick", action="store_true",
-                   help="fewer repeats, no large case, no whole claim checks (rows C3, C4)")
+                   help="fewer repeats, no large case, no whole claim checks (rows C3, C4, C5)")
     p.add_argument("--skip-verify", action="store_true", help="leave out row 5 (make verify)")
     p.add_argument("--blas-threads", type=int, default=1,
                    help="BLAS threads for rows 1-4 (as make verify's workers; "
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
                                                skip_verify=args.skip_verify)
     plan += rows_campaign_plan(repeats, [b for b in args.campaign_budgets.split(",") if b],
                                cases=args.campaign_cases or None,
-                               every=every)
+                               every=every, executors=not args.quick)
     steps = Steps("bench", len(plan), quiet=args.quiet)
     steps.write(table([]))
     rows, env_rows = [], []
@@ -165,9 +165,10 @@ def _plan(repeats, *, quick, skip_verify):
     return plan
 
 
-def rows_campaign_plan(repeats, budgets, *, cases=None, every=()):
-    """Rows C (:mod:`linteach.bench.rows_campaign`, :mod:`linteach.bench.rows_claims`): flow
-    and SGD steps, claims' cases/s against their old grouping, every claim's cases/s."""
+def rows_campaign_plan(repeats, budgets, *, cases=None, every=(), executors=False):
+    """Rows C (:mod:`linteach.bench.rows_campaign`, :mod:`linteach.bench.rows_claims`,
+    :mod:`linteach.bench.rows_executors`): flow and SGD steps, claims' cases/s against their
+    old grouping, every claim's cases/s, cases/s under each executor."""
     plan = [("rows C1: flow step per run vs R, per claim family", "speed",
              lambda: rows_campaign.flow_steps(repeats=max(3, repeats // 2))),
             ("rows C2: SGD update per run vs R", "speed",
@@ -180,6 +181,9 @@ def rows_campaign_plan(repeats, budgets, *, cases=None, every=()):
         plan.append((f"rows C4: every claim's cases/s per worker ({budget}, minutes)",
                      "verify", lambda budget=budget: rows_claims.every_claim(
                          budget=budget, cases=rows_claims.BUDGET_CASES[budget])))
+    if executors:
+        plan.append(("rows C5: cases/s per worker under each executor (minutes)", "verify",
+                     rows_executors.executor_rows))
     return plan
 
 
