@@ -223,6 +223,17 @@ TARGETS = {
     "certify-recheck": ("linteach/certify/recheck.py", None, ["thm5.1"],
                         ["tests/test_mutation_kills_certify.py", "tests/test_certify.py",
                          "tests/test_plane.py", "tests/test_cstar.py"]),
+    # issue 16: Assumption 4's per-point LPs as block-diagonal programs (lem6.1, thm6.2)
+    "assumption4-blocks": ("linteach/assumption4.py", ["_a4_slacks", "_certified"],
+                           ["lem6.1", "thm6.2"],
+                           ["tests/test_assumption4.py", "tests/test_mutation_kills_solvers.py",
+                            "tests/test_mutation_kills_convex.py", "tests/test_convex.py"]),
+    # eq6's step refinement of runs whose first halving shrinks the drop too little
+    "check-eq6-refine": ("proofs_check/claims/eq6.py", ["shrink_slack", "refined_slack",
+                                                        "_phase_summary", "_bad_steps"],
+                         ["eq6"], ["tests/claims/test_eq6.py"]),
+    "check-margin-flows": ("proofs_check/kit/margin_flows.py", None, ["eq6"],
+                           ["tests/claims/test_eq6.py", "tests/test_batched_claims.py"]),
     # issue 16: one net, step and ε0 per run (SGD of configurations of one shape)
     "kernels-per-run": ("linteach/_per_run.py", None, ["thm4.1", "appK"],
                         ["tests/test_sgd_per_run.py", "tests/test_batched.py"]),
