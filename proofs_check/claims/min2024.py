@@ -28,7 +28,7 @@ from ..kit import followup
 from ..kit.audit import audit_cases
 from ..kit.flow import span
 from ..kit.geometry import unit_rows
-from ..kit.items import cases_per_batch, map_cases
+from ..kit.items import cases_per_batch, map_cases, stack_runs
 
 __all__ = ["CLAIM", "CLAUSES", "FAMILIES", "ETA", "N_STEPS", "INIT_SCALE", "INCREMENT_TOL",
            "check", "run_family", "increment_slack"]
@@ -96,10 +96,9 @@ def run_family(item) -> list:
         data_rng, init_rng = case.rng.spawn(2)
         X, y = _data(data_rng, spec)
         built.append((X, y, net.init(spec["d"], scale=INIT_SCALE, rng=init_rng, batch=RUNS)))
-    X = np.concatenate([np.broadcast_to(b[0], (RUNS,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (RUNS,) + b[1].shape) for b in built])
+    X, y, W0 = stack_runs(built)
     Ws = []
-    lt.gd(net, np.concatenate([b[2] for b in built]), (X, y), eta=ETA, n_steps=N_STEPS,
+    lt.gd(net, W0, (X, y), eta=ETA, n_steps=N_STEPS,
           record="all", callback=lambda s, W, info: Ws.append(np.array(W)))
     Ws = np.stack(Ws)  # (T, runs, 2k, d)
     sign = np.repeat([1.0, -1.0], net.k)[:, None]

@@ -17,6 +17,7 @@ import linteach as lt
 
 from ..engine.contract import Case, digest
 from . import followup
+from .items import stack_runs
 
 __all__ = ["DT", "N_STEPS", "antipodal_cases", "build", "audit_subject", "audit_extra"]
 
@@ -53,9 +54,7 @@ def antipodal_cases(item) -> list:
     net = lt.Net(**net_kw)
     built = [build(c, spec, net, scales) for c in cases]
     R = len(scales)
-    X = np.concatenate([np.broadcast_to(b[0], (R,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (R,) + b[1].shape) for b in built])
-    W0 = np.concatenate([b[2] for b in built])
+    X, y, W0 = stack_runs(built)
     steps = spec.get("steps", N_STEPS)
     run = followup.limit_run(net, W0, X, y, n_steps=steps, dt=DT)
     gam = lt.normalized_margin(net, run["directions"], X, y)  # (records, runs)

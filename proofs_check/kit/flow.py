@@ -20,7 +20,7 @@ import linteach as lt
 
 from ..engine.context import Context, verdict_of
 from ..engine.contract import digest
-from .items import RUNS_PER_BATCH, cases_per_batch, map_cases
+from .items import RUNS_PER_BATCH, cases_per_batch, map_cases, stack_runs
 
 __all__ = ["DT", "RECORDS", "STEP_SCALE", "RUNS_PER_BATCH", "cases_per_batch", "steps", "DRIFT_FRACTION", "DEGENERATE_NEURON",
            "flow_pair", "one_run",
@@ -207,14 +207,6 @@ def all_violated(sub: Context, clause: str) -> tuple[bool, str]:
     """``(caught, verdict)``: the control FAILs and every evaluation of ``clause`` violated it."""
     verdict, worst = verdict_of(sub), sub.worst.get(clause)
     return bool(verdict == "FAIL" and worst.violations == worst.evaluated), verdict
-
-
-def stack_runs(built: list):
-    """Per-case ``(X, y, W0 (runs, 2k, d))`` → one batch ``(X, y, W0)``, X and y per run."""
-    per = len(built[0][2])
-    X = np.concatenate([np.broadcast_to(b[0], (per,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (per,) + b[1].shape) for b in built])
-    return X, y, np.concatenate([b[2] for b in built])
 
 
 def make_data(kind: str, rng: np.random.Generator, **kw) -> lt.Dataset:

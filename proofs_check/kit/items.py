@@ -9,7 +9,9 @@ cluster instead of landing on one worker.
 """
 from __future__ import annotations
 
-__all__ = ["RUNS_PER_BATCH", "cases_per_batch", "map_cases"]
+import numpy as np
+
+__all__ = ["RUNS_PER_BATCH", "cases_per_batch", "map_cases", "repeat_per_run", "stack_runs"]
 
 #: runs advanced together in one array program (one ``ctx.map`` item) of a trained family:
 #: a flow or SGD step of a small run costs ~30× its arithmetic in interpreter overhead, and
@@ -36,3 +38,18 @@ def map_cases(ctx, fn, cases, *extra, chunk: int) -> list:
                                f"for {len(part)} cases")
         out += list(res)
     return out
+
+
+def repeat_per_run(arrays, runs) -> np.ndarray:
+    """The per-case ``arrays`` on one leading run axis, ``arrays[c]`` repeated ``runs[c]``
+    times (``runs`` an int: that many for every case); C-ordered, as the trainers take it."""
+    counts = [runs] * len(arrays) if isinstance(runs, (int, np.integer)) else runs
+    return np.concatenate([np.broadcast_to(a, (r,) + np.shape(a))
+                           for a, r in zip(arrays, counts)])
+
+
+def stack_runs(built: list):
+    """Per-case ``(X, y, W0 (runs, 2k, d), ...)`` → one batch ``(X, y, W0)``, X and y per run."""
+    per = len(built[0][2])
+    return (repeat_per_run([b[0] for b in built], per), repeat_per_run([b[1] for b in built], per),
+            np.concatenate([b[2] for b in built]))

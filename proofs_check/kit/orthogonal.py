@@ -20,7 +20,7 @@ import linteach as lt
 
 from ..engine.contract import Case, digest
 from . import followup
-from .items import cases_per_batch, map_cases
+from .items import cases_per_batch, map_cases, stack_runs
 
 __all__ = ["GD_STEPS", "GD_ETA", "FLOW_STEPS", "ONE_STEP_ETA", "N_TEST", "orth_data", "build",
            "orth_cases", "audit_subject", "audit_extra"]
@@ -146,9 +146,7 @@ def orth_cases(item) -> list:
     net = lt.Net(**net_kw)
     built = [build(c, spec, net) for c in cases]
     R = len(spec["scales"])
-    X = np.concatenate([np.broadcast_to(b[0], (R,) + b[0].shape) for b in built])
-    y = np.concatenate([np.broadcast_to(b[1], (R,) + b[1].shape) for b in built])
-    W0 = np.concatenate([b[2] for b in built])
+    X, y, W0 = stack_runs(built)
     W1 = W0 - ONE_STEP_ETA * net.loss_and_grad(W0, X, y)[1]
     W_gd = lt.gd(net, W0, (X, y), eta=GD_ETA, n_steps=spec.get("gd_steps", GD_STEPS),
                  record=2).W

@@ -25,6 +25,8 @@ from linteach import loss as _loss
 from linteach.bounds import teacher_weights
 from linteach.train import EpochUpdates
 
+from .items import repeat_per_run
+
 #: float64 unit roundoff; rounding allowances below are multiples of it
 _U = np.finfo(np.float64).eps / 2
 #: safety factor on the first-order rounding bounds of the invariant audit
@@ -226,10 +228,8 @@ def train_configurations(jobs, *, max_epochs, until="all", chunk=4, grad=None):
                          rng=j["rng"], eps0=float(mons[live[0]].eps0[0]),
                          on_epoch=mons[live[0]].epoch, grad=grad)
         else:
-            X = np.concatenate([np.broadcast_to(jobs[c]["X"], (r,) + jobs[c]["X"].shape)
-                                for c, r in zip(live, sizes)])
-            y = np.concatenate([np.broadcast_to(jobs[c]["y"], (r,) + jobs[c]["y"].shape)
-                                for c, r in zip(live, sizes)])
+            X = repeat_per_run([jobs[c]["X"] for c in live], sizes)
+            y = repeat_per_run([jobs[c]["y"] for c in live], sizes)
             per_run = (lambda f: np.concatenate([np.full(r, f(c)) for c, r in zip(live, sizes)]))
             run = lt.sgd([jobs[c]["net"] for c, r in zip(live, sizes) for _ in range(r)],
                          np.concatenate([W[c] for c in live]), (X, y),
