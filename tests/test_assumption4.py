@@ -108,3 +108,22 @@ def test_a_block_answer_whose_certificate_fails_is_not_used(monkeypatch):
     monkeypatch.setattr(a4, "_a4_slack", lambda P, x, f=a4._a4_slack: alone.append(x) or f(P, x))
     _same(convex.assumption4_lp(X, y), ref)
     assert len(alone) == 30
+
+
+def test_block_programs_are_used_and_exact_on_unit_entries_and_violations(monkeypatch):
+    """On a set with entries exactly ±1 (e1, e2 among the points) and two violated points
+    (slack −1: the cap z·x_j ≤ 1 binds), every program of both classes is answered by its
+    block, none alone, with the slacks the per-point programs give: the blocks' matrix keeps
+    every nonzero entry and the caps' right-hand side is 1."""
+    X = np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0], [-0.8, -0.6]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    ref = _alone(monkeypatch, X, y)
+    alone = []
+    monkeypatch.setattr(a4, "_a4_slack", lambda P, x, f=a4._a4_slack: alone.append(x) or f(P, x))
+    res = convex.assumption4_lp(X, y)
+    assert alone == []
+    np.testing.assert_allclose(res.slack, ref.slack, rtol=ORACLE, atol=ORACLE)
+    # by hand: x_0 = e1 against z2 ≤ −1, 0.8 z1 + 0.6 z2 ≥ 1 (so z1 ≥ 2): slack 2; x_3 against
+    # z1 ≥ 1, 0.6 z1 + 0.8 z2 ≥ 1: min 0.8 z1 + 0.6 z2 = 0.35 z1 + 0.75 at z1 = 1: slack 1.1;
+    # x_1 and x_2 each lie on the other side of a z positive on the other class: −1
+    np.testing.assert_allclose(res.slack, [2.0, -1.0, -1.0, 1.1], atol=1e-9)
