@@ -21,6 +21,7 @@ from ..engine.context import Context
 from ..kit import flow
 from ..kit.audit import audit_cases
 from ..kit.geometry import unit_rows
+from ..kit.nar import PatternPrograms
 
 __all__ = ["CLAIM", "FAMILIES", "check", "run_cases", "witness_slacks"]
 
@@ -64,9 +65,9 @@ def witness_slacks(run: dict, k: int) -> dict:
             "thm6_2_not_applicable": max(-run["a4_slack"], 1.0 - run["a3"] / run["a3_bound"])}
 
 
-def _analyse(net, X, y, a4, eq8, pair, r) -> dict:
-    from linteach import convex
-
+def _analyse(net, X, y, a4, eq8, pair, r, programs=None) -> dict:
+    """One run's clause numbers (``programs``: the case's pattern programs, reused)."""
+    programs = programs or PatternPrograms(X, y, net.alpha, k=net.k, v=net.v)
     s = flow.limit_summary(pair, r)
     D = s["direction"]
     pw, pu = (float(v) for v in lt.par_fractions(D, X, y))
@@ -81,7 +82,7 @@ def _analyse(net, X, y, a4, eq8, pair, r) -> dict:
     out.update(a3=float(pair["main"]["gamma_tilde"][-1, r]), a3_bound=bound)
     if s["in_nar"]:
         agree = lt.Agreement(s["side_w"], s["side_u"], np.float64(s["beta_end"]))
-        W_pred = convex.nar_program(X, y, net.alpha, *agree.c(net.alpha), k=net.k, v=net.v)
+        W_pred = programs(*agree.c(net.alpha))
         out.update(beta_sol=flow.interior_beta(W_pred, X),
                    pattern_one_minus_cos=1.0 - flow.cosine(D, W_pred))
     return out
@@ -108,7 +109,8 @@ def run_cases(item) -> list:
     for i, (Xc, yc, W0) in enumerate(built):
         a4 = convex.assumption4_lp(unit_rows(Xc), yc)
         eq8 = convex.solve_eq8(Xc, yc, net.alpha)
-        runs = [_analyse(net, Xc, yc, a4, eq8, pair, i * per + r) for r in range(per)]
+        programs = PatternPrograms(Xc, yc, net.alpha, k=net.k, v=net.v)
+        runs = [_analyse(net, Xc, yc, a4, eq8, pair, i * per + r, programs) for r in range(per)]
         results.append({"runs": runs, "a4_holds": a4.holds,
                         "digests": flow.case_digests(Xc, W0, pair, i, per)})
     return results

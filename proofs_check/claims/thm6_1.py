@@ -21,7 +21,7 @@ import linteach as lt
 from ..kit import flow
 from ..kit.audit import audit_cases
 from ..kit.nar import (COS_TOL, DRIFT_TOL, RADIUS_TOL, classify, left_pattern, radius_slack,
-                       record_run)
+                       record_run, PatternPrograms)
 from ..engine.contract import ENGINE, Case, Claim, Clause
 from ..engine.context import Context
 
@@ -127,10 +127,11 @@ def pattern_slacks(direction, W_pred, X, y, *, alpha, v=1.0, kkt_end=None,
                     "kkt": kkt}
 
 
-def wrong_pattern_prediction(X, y, side_w, side_u, direction, *, alpha, k, v=1.0):
-    """The optimum of the pattern with one point's w-side flipped (deepest first), or None."""
-    from linteach import convex
-
+def wrong_pattern_prediction(X, y, side_w, side_u, direction, *, alpha, k, v=1.0,
+                             programs=None):
+    """The optimum of the pattern with one point's w-side flipped (deepest first), or None
+    (``programs``: a :class:`~proofs_check.kit.nar.PatternPrograms` of ``X``, reused)."""
+    programs = programs or PatternPrograms(X, y, alpha, k=k, v=v)
     w = direction[:k] / np.linalg.norm(direction[:k], axis=-1, keepdims=True)
     depth = np.abs(w @ (X / np.linalg.norm(X, axis=-1, keepdims=True)).T).min(axis=0)
     for i in np.argsort(-depth)[:4]:
@@ -138,15 +139,15 @@ def wrong_pattern_prediction(X, y, side_w, side_u, direction, *, alpha, k, v=1.0
         flipped[i] = -flipped[i]
         c_w, c_u = np.where(flipped > 0, 1.0, alpha), np.where(side_u > 0, 1.0, alpha)
         try:
-            return int(i), convex.nar_program(X, y, alpha, c_w, c_u, k=k, v=v)
+            return int(i), programs(c_w, c_u)
         except ValueError:  # that flip admits no margin-1 network: try the next point
             continue
     return None
 
 
-def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
-    from linteach import convex
-
+def _analyse(net, X, y, pair, r, scale, control=True, programs=None) -> dict:
+    """One run's outcome and clause numbers (``programs``: the case's pattern programs)."""
+    programs = programs or PatternPrograms(X, y, net.alpha, k=net.k, v=net.v)
     s = flow.limit_summary(pair, r)
     out = {"scale": scale, "entry_step": s["T_NAR_step"], "drift": s["drift"],
            "companion_gap": s["companion_gap"], "log_time_end": s["log_time_end"],
@@ -156,7 +157,7 @@ def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
         return {**out, "outcome": outcome, "reason": reason}
     agree = lt.Agreement(s["side_w"], s["side_u"], np.float64(s["beta_end"]))
     c_w, c_u = agree.c(net.alpha)
-    W_pred = convex.nar_program(X, y, net.alpha, c_w, c_u, k=net.k, v=net.v)
+    W_pred = programs(c_w, c_u)
     beta_sol = flow.interior_beta(W_pred, X)
     par = bool(np.array_equal(s["side_w"], y) and np.array_equal(s["side_u"], -y))
     out.update(beta_sol=beta_sol, par=par, T_NAR_log_time=s["log_time_entry"])
@@ -190,7 +191,8 @@ def _analyse(net, X, y, pair, r, scale, control=True) -> dict:
     slacks, info = pattern_slacks(s["direction"], W_pred, X, y, alpha=net.alpha, v=net.v,
                                   kkt_end=kkt_end, radius_entry=s["radius_entry"])
     wrong = None if not control else wrong_pattern_prediction(
-        X, y, s["side_w"], s["side_u"], s["direction"], alpha=net.alpha, k=net.k, v=net.v)
+        X, y, s["side_w"], s["side_u"], s["direction"], alpha=net.alpha, k=net.k, v=net.v,
+        programs=programs)
     out.update(outcome="ok", slacks=slacks, **info, kkt_entry=kkt_entry, kkt_end=kkt_end,
                kkt_end_half=kkt_tail(pair["half"]),
                one_minus_cos_half=1.0 - flow.cosine(s["direction_half"], W_pred),
@@ -215,10 +217,10 @@ def run_cases(item) -> list:
     scales = spec.get("scales", INIT_SCALES)
     results = []
     for i, (Xc, yc, W0) in enumerate(built):
-        runs = []
+        runs, programs = [], PatternPrograms(Xc, yc, net.alpha, k=net.k, v=net.v)
         for r in range(per):  # the control's wrong pattern: on the first evaluated run only
             control = not any(run.get("wrong") is not None for run in runs)
-            runs.append(_analyse(net, Xc, yc, pair, i * per + r, scales[r], control))
+            runs.append(_analyse(net, Xc, yc, pair, i * per + r, scales[r], control, programs))
         results.append({"runs": runs, "digests": flow.case_digests(Xc, W0, pair, i, per)})
     return results
 

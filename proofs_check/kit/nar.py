@@ -15,7 +15,7 @@ from ..engine.context import Context
 from . import flow
 
 __all__ = ["COS_TOL", "RADIUS_TOL", "RADIUS_DECADES", "INVARIANCE_TOL", "DRIFT_TOL", "DETAIL",
-           "classify", "radius_slack", "left_pattern", "record_run"]
+           "classify", "radius_slack", "left_pattern", "record_run", "PatternPrograms"]
 
 #: 1 − cos(limit, pattern optimum) allowed (the issue's floor; measured ~1e-5 at dt = 0.01)
 COS_TOL = 1e-3
@@ -90,3 +90,31 @@ def record_run(ctx: Context, case: Case, run: dict, r: int, keys=DETAIL, **extra
                                    f"(drift {run['drift']:.2g})")
             continue
         ctx.record(clause, slack, case, **detail)
+
+
+class PatternPrograms:
+    """:func:`linteach.convex.nar_program` of one data set and net, each agreement pattern
+    solved once: a case's runs (its initialisations) mostly end in the same pattern.
+
+    ``programs(c_w, c_u)`` returns a fresh copy of the pattern's optimum, or raises the
+    ``ValueError`` of an infeasible pattern, exactly as ``nar_program`` itself (a solve
+    depends on its arguments only, so the memo changes no bit).
+    """
+
+    def __init__(self, X, y, alpha, *, k, v):
+        self.args, self.kw, self.memo = (X, y, alpha), {"k": k, "v": v}, {}
+
+    def __call__(self, c_w, c_u):
+        from linteach import convex
+
+        key = (np.asarray(c_w, dtype=np.float64).tobytes(),
+               np.asarray(c_u, dtype=np.float64).tobytes())
+        if key not in self.memo:
+            try:
+                self.memo[key] = convex.nar_program(*self.args, c_w, c_u, **self.kw)
+            except ValueError as exc:
+                self.memo[key] = exc
+        answer = self.memo[key]
+        if isinstance(answer, ValueError):
+            raise ValueError(*answer.args)
+        return answer.copy()

@@ -14,20 +14,24 @@ from claim_support import passes
 
 
 # -- appJ --------------------------------------------------------------------------------------
-#: an outlier set of the standard run (seed 0) whose runs include NAR-not-PAR witnesses
-WITNESS_CASE = Case("outlier", 2503391574332209927)
-
-
 def test_appj_catches_its_control():
     result = passes("appJ")
     assert result.negative_control["evaluated"] > 0
 
 
 @pytest.mark.slow
-@pytest.mark.claim_rerun  # make verify's first step runs this case, and step 2 compares its
-def test_appj_passes_on_a_recorded_witness_case():  # witness count with the committed report
-    """An existence claim: replaying a case of the standard run that had witnesses must PASS."""
-    result = run_one("appJ", seed=0, budget="standard", replay=WITNESS_CASE)
+@pytest.mark.claim_rerun
+def test_appj_passes_on_a_witness_case_of_the_standard_run():
+    """An existence claim: a case of the standard run that had witnesses, replayed alone,
+    must PASS with its witnesses.  The case is read off this machine's run (the worst case
+    of a witness clause), not recorded: witnesses converge to a kink of the outlier, so which
+    cases have them depends on the BLAS's rounding (the case recorded on an Intel machine
+    had none on an AMD one)."""
+    full = run_one("appJ", seed=0, budget="standard")
+    assert full.verdict == "PASS" and full.measurements["outcomes"]["witnesses"] > 0
+    worst = full.to_dict()["clauses"]["not_par"]
+    result = run_one("appJ", seed=0, budget="standard",
+                     replay=Case(worst["family"], worst["seed"]))
     assert result.error is None, result.error
     assert result.verdict == "PASS"
     assert result.measurements["outcomes"]["witnesses"] > 0

@@ -299,3 +299,28 @@ def test_the_radius_clause_at_the_tolerance_itself_and_at_zero():
     assert nar.radius_slack(tol, tol) == 0.0
     assert nar.radius_slack(0.0) == float(np.log10(tol / 1e-300))
     assert nar.radius_slack(1e-3, 0.0) == float(np.log10(1e-300 / 1e-3)) - decades
+
+
+def test_pattern_programs_solve_each_pattern_once_and_answer_as_nar_program(monkeypatch):
+    """A case's pattern programs: the same bits as ``nar_program``, one solve per pattern, a
+    fresh copy per call, and an infeasible pattern's ValueError on every call."""
+    ds = lt.make_symmetric_gaussians(12, 2, rng=5)
+    alpha, k = 0.3, 2
+    c_w, c_u = np.where(ds.y > 0, 1.0, alpha), np.where(ds.y > 0, alpha, 1.0)
+    direct = convex.nar_program(ds.X, ds.y, alpha, c_w, c_u, k=k, v=1.0)
+    solves = []
+    real = convex.nar_program
+    monkeypatch.setattr(convex, "nar_program",
+                        lambda *a, **kw: solves.append(a[3]) or real(*a, **kw))
+    programs = nar.PatternPrograms(ds.X, ds.y, alpha, k=k, v=1.0)
+    first = programs(c_w, c_u)
+    first[...] = 0.0  # the caller's copy: the memo keeps its own
+    again = programs(list(c_w), c_u)
+    np.testing.assert_array_equal(again, direct)
+    assert len(solves) == 1
+    # every neuron on the positive side of every point, x and −x alike: all outputs are 0
+    ones = np.ones(ds.n)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="infeasible"):
+            programs(ones, ones)
+    assert len(solves) == 2
