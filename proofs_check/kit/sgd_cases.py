@@ -27,6 +27,8 @@ from linteach.train import EpochUpdates
 
 from .items import repeat_per_run
 
+#: floats of the pre-activations (runs, n + 1, n, 2k) of one pass over an epoch's iterates
+ITERATE_BLOCK = 1 << 22
 #: float64 unit roundoff; rounding allowances below are multiples of it
 _U = np.finfo(np.float64).eps / 2
 #: safety factor on the first-order rounding bounds of the invariant audit
@@ -152,9 +154,12 @@ class Monitor:
     def _iterate_losses(self):
         """Largest and mean per-example loss at each of the epoch's n + 1 iterates, (R, n+1)."""
         out = np.empty((2,) + self.buf.shape[:2])
-        for r in range(self.buf.shape[0]):  # one run at a time bounds the memory to n² · 2k
-            ell = _loss.ell(self.y * self.net.forward(self.buf[r], self.X))
-            out[0, r], out[1, r] = ell.max(axis=-1), ell.mean(axis=-1)
+        R, iterates, width = self.buf.shape[0], self.buf.shape[1], self.buf.shape[2]
+        # as many runs at a time as keep (runs, n + 1, n, 2k) under ITERATE_BLOCK floats
+        step = max(1, ITERATE_BLOCK // (iterates * self.X.shape[0] * width))
+        for lo in range(0, R, step):  # each (run, iterate) its own product: the same bits
+            ell = _loss.ell(self.y * self.net.forward(self.buf[lo:lo + step], self.X))
+            out[0, lo:lo + step], out[1, lo:lo + step] = ell.max(axis=-1), ell.mean(axis=-1)
         return out
 
     def _end_epoch(self):

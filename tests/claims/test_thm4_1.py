@@ -234,3 +234,21 @@ def test_a_case_trains_and_reports_the_objects_its_seed_rebuilds(augment):
     assert (made["augment"], made["offset"], made["corrupt"]) == (False, 0.5, False)
     assert len(sgd_configs.sgd_items([Case("small-n", s) for s in range(2)], spec,
                                      chunk=1)) == 2
+
+
+@pytest.mark.parametrize("n, d, k", [(30, 5, 3), (17, 3, 10)])
+def test_the_iterate_losses_of_runs_together_are_each_run_s_alone(monkeypatch, n, d, k):
+    """The monitor's loss at every iterate of an epoch, for all runs at once or one run at
+    a time (ITERATE_BLOCK bounding the pre-activations): the same bits, and by definition."""
+    from proofs_check.kit import sgd_cases
+    rng = np.random.default_rng(3)
+    ds = lt.make_separable(n, d, margin=0.5, rng=rng)
+    net = lt.Net(k=k, alpha=0.3)
+    mon = Monitor(net, ds.X, ds.y, theorem_teacher(ds.X, ds.y), [0.2], eta=0.1,
+                  W0=net.init(d, scale=0.1, rng=rng, batch=4))
+    mon.buf[...] = rng.standard_normal(mon.buf.shape)
+    together = mon._iterate_losses()
+    monkeypatch.setattr(sgd_cases, "ITERATE_BLOCK", 1)
+    np.testing.assert_array_equal(mon._iterate_losses(), together)
+    ell = lt.loss.ell(ds.y * net.forward(mon.buf[2, 5], ds.X))
+    assert together[0, 2, 5] == ell.max() and together[1, 2, 5] == ell.mean()
