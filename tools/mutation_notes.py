@@ -195,6 +195,13 @@ NOTES: list = [
     "tests written for them that recompute every recorded slack, detail and cut from its "
     "definition on the checks' own cases (tests/claims/test_thm5_1.py, test_thm6_1.py, "
     "test_thm6_2.py).",
+    "assumption4-blocks: a block program whose matrix, caps or re-check a mutant breaks "
+    "fails its certificate (or HiGHS's status) and every point of it is solved alone, which "
+    "gives the claims the right slacks: by design the claims cannot see these mutants, only "
+    "the cost.  tests/test_assumption4.py counts the points solved alone (none on ordinary "
+    "sets) and pins the slacks; a loosened re-check (its allowances' `+ 1`, `× scale`) "
+    "accepts answers within the same 1e-7 the per-point LPs allow, which only the tests' "
+    "planted duals tell apart.",
 ]
 
 EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (

@@ -1,6 +1,6 @@
 """The survivors of the campaigns over issue 16's batching (kernels-per-run: one net, step
 and ε0 per run; kernels-relu; runs-per-run; check-items; check-sgd-batches;
-check-sgd-items): kill reasons (the tests in ``tests/test_sgd_per_run.py``,
+check-sgd-items; assumption4-blocks: the block Assumption 4 programs): kill reasons (the tests in ``tests/test_sgd_per_run.py``,
 ``tests/test_batched_items.py`` and ``tests/test_batched_claims.py``) and equivalence
 reasons, keyed like :mod:`mutation_notes`: (target, function, operator, line[, occurrence]);
 merged into :data:`mutation_notes_population.KILLED_BY_POPULATION` and
@@ -77,7 +77,20 @@ _SHARED_EPOCHS = ("equivalent: with one configuration left, live[0] and live[-1]
 _ITEM_DEFAULTS = ("equivalent: with four runs per case (every family's R0), "
                   "max(0 or 1 or 2, 256 // 4) is 64")
 
+_ONE_POINT_SHORTCUT = ("equivalent: a part is never empty (range over its starts), so len == 1, "
+                       "len <= 1 agree; with len < 1 or len == 0 a lone point goes through the "
+                       "block path as a program of one block, whose optimum and duals are the "
+                       "point's own, re-checked alike (only the sparse matrix is built for "
+                       "nothing)")
+
 EQUIVALENT: dict = {
+    **{("assumption4-blocks", "_a4_slacks", op, 153, occ): _ONE_POINT_SHORTCUT for op, occ in (
+        ("core/ReplaceComparisonOperator_Eq_Lt", 5), ("core/ReplaceComparisonOperator_Eq_LtE", 5),
+        ("core/NumberReplacer", 63))},
+    ("assumption4-blocks", "_a4_slacks", "core/NumberReplacer", 154, 65):
+        "equivalent: the part has exactly one point there, so index −1 is index 0",
+    ("assumption4-blocks", "_a4_slacks", "core/ReplaceComparisonOperator_NotEq_Gt", 164, 4):
+        "equivalent: linprog's status is 0–4, never negative, so status != 0 is status > 0",
     **{("check-sgd-batches", "train_configurations", "core/NumberReplacer", line, occ):
        _SHARED_EPOCHS for line, occ in ((213, 131), (224, 141), (225, 143), (226, 145))},
     ("check-sgd-batches", "train_configurations", "core/ReplaceComparisonOperator_Lt_NotEq",
