@@ -198,3 +198,54 @@ def test_the_thorough_case_whose_first_halving_shrank_too_little_passes_refined(
     assert eq6.shrink_slack(late["drop"][r], late["drop_half"][r]) < 0
     assert not np.isnan(late["drop_fine"][r, 0])
     assert eq6.refined_slack(late["drop"][r], late["drop_half"][r], late["drop_fine"][r]) >= 0
+
+
+def test_the_shrink_slack_is_the_fraction_of_the_allowed_drop_left():
+    for level in (1, 2, 3):
+        allowed = eq6.SHRINK**level * 1e-3 + eq6.DROP_FLOOR
+        assert eq6.shrink_slack(1e-3, 0.25e-3, level) == (allowed - 0.25e-3) / allowed
+
+
+def _one_phase(drop_main, drop_half, n=4):
+    """Traces of one run whose late records (L_sum < log 2) drop γ̃ by the given fractions."""
+    late = np.log(0.1 / n)
+    log_loss = np.full((3, 1), late)
+    trace = _trace(log_loss, [[1.0], [1.0], [1.0 - drop_main]], [[2.0]] * 3, [[0.0]] * 3)
+    half = _trace(log_loss, [[1.0], [1.0], [1.0 - drop_half]], [[2.0]] * 3, [[0.0]] * 3)
+    return trace, half
+
+
+def test_a_phase_summary_refines_exactly_the_runs_its_first_halving_leaves_failing():
+    n = 4
+    trace, half = _one_phase(1e-3, 0.8e-3, n)  # 0.8 > SHRINK: refined
+    calls = []
+
+    def drops_at(runs, level):
+        calls.append((runs.tolist(), level))
+        return np.full(len(runs), 0.5e-3 if level == 2 else 0.1e-3)
+    out = eq6._phase_summary(trace, [], n, half, drops_at)
+    assert calls == [([0], 2)]  # 0.5e-3 ≤ SHRINK²·1e-3 at level 2: no level 3
+    np.testing.assert_array_equal(out["drop_fine"], [[0.5e-3, np.nan]])
+    assert eq6.refined_slack(out["drop"], out["drop_half"], out["drop_fine"])[0] >= 0
+    unrefined = eq6._phase_summary(trace, [], n, half)  # no drops_at: nothing refined
+    assert unrefined["drop_fine"].shape == (1, eq6.REFINE_LEVELS - 1)
+    assert np.isnan(unrefined["drop_fine"]).all()
+    trace, half = _one_phase(1e-3, 0.1e-3, n)  # shrinks at the first halving: never refined
+    eq6._phase_summary(trace, [], n, half, drops_at)
+    assert len(calls) == 1
+
+
+def test_the_control_s_steps_are_k_and_k_over_two_refined_by_halvings(monkeypatch):
+    seen = []
+
+    def fake(net, We, X, y, K, factor, count):
+        seen.append((K, factor, len(We)))
+        return np.full(len(We), np.inf)  # every run leaves the late phase: never shrinks
+    monkeypatch.setattr(eq6, "bad_step_drops", fake)
+    We = np.zeros((2, 2, 3))
+    phases = eq6._bad_steps(None, We, np.zeros((2, 4, 3)), np.ones((2, 4)))
+    assert seen == [(K, f, 2) for K in eq6.BAD_K for f in (1.0, 0.5, 0.25, 0.125)]
+    for K in eq6.BAD_K:
+        ph = phases[f"bad-{K:g}"]
+        assert ph["drop_fine"].shape == (2, eq6.REFINE_LEVELS - 1) and ph["entered"].all()
+        assert (eq6.refined_slack(ph["drop"], ph["drop_half"], ph["drop_fine"]) < 0).all()
