@@ -1,8 +1,10 @@
 """Condition 4 of Theorem 6.2 ("data approximately symmetric about the origin"), by LPs.
 
 docs/math.md §7 (derived): for every z, if z is positive on all positive points then it is
-negative on all negative points, and vice versa.  Each implication is decided by one HiGHS
-LP per point, whose dual certificate is re-checked in NumPy.  No cvxpy.
+negative on all negative points, and vice versa.  Each implication is decided by one LP
+per point, whose dual certificate is re-checked in NumPy; HiGHS solves the points' LPs of
+a class together as block-diagonal programs (:data:`BLOCKS` at a time), each block checked
+as if alone, and any block it does not answer point by point.  No cvxpy.
 """
 from __future__ import annotations
 
