@@ -1,6 +1,7 @@
 """The survivors of the campaigns over issue 16's batching (kernels-per-run: one net, step
 and ε0 per run; kernels-relu; runs-per-run; check-items; check-sgd-batches;
-check-sgd-items; assumption4-blocks: the block Assumption 4 programs): kill reasons (the tests in ``tests/test_sgd_per_run.py``,
+check-sgd-items; assumption4-blocks: the block Assumption 4 programs; check-eq6-refine and
+check-margin-flows: eq6's step refinement): kill reasons (the tests in ``tests/test_sgd_per_run.py``,
 ``tests/test_batched_items.py`` and ``tests/test_batched_claims.py``) and equivalence
 reasons, keyed like :mod:`mutation_notes`: (target, function, operator, line[, occurrence]);
 merged into :data:`mutation_notes_population.KILLED_BY_POPULATION` and
@@ -87,6 +88,9 @@ EQUIVALENT: dict = {
     **{("assumption4-blocks", "_a4_slacks", op, 153, occ): _ONE_POINT_SHORTCUT for op, occ in (
         ("core/ReplaceComparisonOperator_Eq_Lt", 5), ("core/ReplaceComparisonOperator_Eq_LtE", 5),
         ("core/NumberReplacer", 63))},
+    ("check-eq6-refine", "refined_slack", "core/NumberReplacer", 117, 54):
+        "equivalent: NumPy's reshape takes any negative length for the one it infers "
+        "(reshape((2, -2)) of 6 entries is (2, 3) in NumPy 2.4), so −2 is −1",
     ("assumption4-blocks", "_a4_slacks", "core/NumberReplacer", 154, 65):
         "equivalent: the part has exactly one point there, so index −1 is index 0",
     ("assumption4-blocks", "_a4_slacks", "core/ReplaceComparisonOperator_NotEq_Gt", 164, 4):
