@@ -1,0 +1,71 @@
+"""proofs_check.kit.margin_flows: eq6's flows and its control's steps, by their definitions."""
+import numpy as np
+
+import linteach as lt
+from proofs_check.kit import flow, margin_flows as mf
+
+
+def _batch(n=12, d=3, k=2, runs=2, seed=4):
+    rng = np.random.default_rng(seed)
+    net = lt.Net(k=k, alpha=0.3)
+    ds = lt.make_separable(n, d, margin=0.3, rng=rng)
+    X, y = np.broadcast_to(ds.X, (runs, n, d)).copy(), np.broadcast_to(ds.y, (runs, n)).copy()
+    return net, X, y, net.init(d, scale=1.0, rng=rng, batch=runs)
+
+
+def test_rate_samples_are_taken_exactly_at_the_log_spaced_marks(monkeypatch):
+    net, X, y, W0 = _batch()
+    marks = sorted(set(np.unique(np.geomspace(1, 40, 6).astype(int)).tolist()))
+    assert marks[0] == 1 and marks[-1] == 40
+    seen = []
+    real = flow.gamma_rate
+
+    def spy(net_, direction, log_norm, X_, y_):
+        seen.append(np.array(log_norm))
+        return real(net_, direction, log_norm, X_, y_)
+    monkeypatch.setattr(flow, "gamma_rate", spy)
+    run, entry, samples = mf.late_phase(net, W0, X, y, 0.01, 40, rate_points=6)
+    assert len(samples) == len(marks) == len(seen)
+    trace = run.trace  # every step recorded: the samples are the marks' states
+    for s, log_norm in zip(marks, seen):
+        np.testing.assert_array_equal(log_norm, trace["log_norm"][s])
+    seen.clear()
+    run, samples = mf.euler_phase(net, W0, X, y, 1.0, 40, rate_points=6)
+    assert len(samples) == len(marks) == len(seen)
+    assert mf.euler_phase(net, W0, X, y, 1.0, 40)[1] == []
+
+
+def test_the_entry_is_the_first_state_past_assumption_6_1():
+    net, X, y, W0 = _batch()
+    run, entry, _ = mf.late_phase(net, W0, X, y, 0.05, 300)
+    late = mf.late_mask(run.trace["log_loss"], X.shape[-2])
+    for r in range(len(W0)):
+        if not late[:, r].any():
+            assert entry[r] is None
+            continue
+        s = int(np.argmax(late[:, r]))
+        assert np.isclose(np.linalg.norm(entry[r]), np.exp(run.trace["log_norm"][s, r]),
+                          rtol=1e-12)
+    assert any(e is not None for e in entry)
+
+
+def test_bad_step_drops_are_plain_euler_with_the_documented_step_and_count():
+    net, X, y, W0 = _batch(n=10, runs=3)
+    We = W0 * 30.0  # well into the late phase
+    for K, factor, count in ((3.0, 1.0, 8), (1.0, 0.25, 8)):
+        got = mf.bad_step_drops(net, We, X, y, K, factor, count)
+        for r in range(len(We)):
+            h = K * factor * np.linalg.norm(We[r]) / np.linalg.norm(
+                net.loss_and_grad(We[r], X[r], y[r])[1])
+            trace = lt.gradient_flow(net, We[r], (X[r], y[r]), dt=h, n_steps=int(count / factor),
+                                     record="all").trace
+            assert len(trace["log_loss"]) == int(count / factor) + 1
+            late = trace["log_loss"] + np.log(X.shape[-2]) < np.log(np.log(2.0))
+            want = flow.largest_drop(trace["smoothed_margin"][:, None], late[:, None])[0]
+            assert got[r] == want or (np.isnan(got[r]) and np.isnan(want))
+
+
+def test_late_mask_is_l_sum_below_log_2():
+    n = 7
+    just = np.log(np.log(2.0)) - np.log(n)
+    assert not mf.late_mask(just, n) and mf.late_mask(np.nextafter(just, -np.inf), n)
