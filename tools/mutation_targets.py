@@ -233,7 +233,8 @@ TARGETS = {
                                                         "_phase_summary", "_bad_steps"],
                          ["eq6"], ["tests/claims/test_eq6.py"]),
     "check-margin-flows": ("proofs_check/kit/margin_flows.py", None, ["eq6"],
-                           ["tests/claims/test_eq6.py", "tests/test_batched_claims.py"]),
+                           ["tests/test_margin_flows.py", "tests/claims/test_eq6.py",
+                            "tests/test_batched_claims.py"]),
     # issue 16: one net, step and ε0 per run (SGD of configurations of one shape)
     "kernels-per-run": ("linteach/_per_run.py", None, ["thm4.1", "appK"],
                         ["tests/test_sgd_per_run.py", "tests/test_batched.py"]),
