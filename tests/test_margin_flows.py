@@ -53,8 +53,9 @@ def test_bad_step_drops_are_plain_euler_with_the_documented_step_and_count(monke
     """Each run alone, plain Euler (no ``normalized``) from its state with the step
     ``factor·K·‖W‖/‖∇L‖`` for ``count/factor`` steps, every step recorded; its drop over the
     records with L_sum < log 2 for its own n: mean losses of log(2)/6 are late for n = 4
-    points (L_sum = 4/6·log 2) and would not be for d = 10 (the other axis of X)."""
-    net, X, y, W0 = _batch(n=4, d=10, runs=3)
+    points (L_sum = 4/6·log 2) and would not be for d = 10 or for the 7 runs (X's other
+    axes)."""
+    net, X, y, W0 = _batch(n=4, d=10, runs=7)
     calls = []
 
     class Run:
@@ -80,6 +81,23 @@ def test_bad_step_drops_are_plain_euler_with_the_documented_step_and_count(monke
 
 
 def test_late_mask_is_l_sum_below_log_2():
-    n = 7
-    just = np.log(np.log(2.0)) - np.log(n)
-    assert not mf.late_mask(just, n) and mf.late_mask(np.nextafter(just, -np.inf), n)
+    just = np.log(np.log(2.0))  # n = 1: log n = 0 exactly, L_sum = log 2 exactly
+    assert not mf.late_mask(just, 1) and mf.late_mask(np.nextafter(just, -np.inf), 1)
+    assert mf.late_mask(np.log(np.log(2.0) / 8.0), 7) and not mf.late_mask(
+        np.log(np.log(2.0) / 6.0), 7)
+
+
+def test_a_late_phase_without_rate_points_takes_no_samples():
+    net, X, y, W0 = _batch()
+    assert mf.late_phase(net, W0, X, y, 0.01, 20)[2] == []
+
+
+def test_refine_leaves_a_run_whose_slack_is_exactly_zero():
+    from proofs_check.claims import eq6
+    drop = np.array([1e-3])
+    half = eq6.SHRINK * drop + eq6.DROP_FLOOR  # the allowed drop itself: slack 0, it holds
+    assert eq6.shrink_slack(drop, half)[0] == 0.0
+
+    def never(runs, level):
+        raise AssertionError(f"refined runs {runs} at level {level}: they hold")
+    assert np.isnan(mf.refine(drop, half, eq6.refined_slack, 3, never)).all()

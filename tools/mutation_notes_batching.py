@@ -88,6 +88,16 @@ EQUIVALENT: dict = {
     **{("assumption4-blocks", "_a4_slacks", op, 153, occ): _ONE_POINT_SHORTCUT for op, occ in (
         ("core/ReplaceComparisonOperator_Eq_Lt", 5), ("core/ReplaceComparisonOperator_Eq_LtE", 5),
         ("core/NumberReplacer", 63))},
+    **{("check-margin-flows", "(file)", "core/ReplaceBinaryOperator_Mul_Div", line, occ):
+       "equivalent: `*` → `/` makes the leading arguments positional-only; every caller "
+       "passes them by position and rate_points by keyword" for line, occ in ((39, 0), (57, 2))},
+    ("check-margin-flows", "(file)", "core/ReplaceComparisonOperator_Eq_LtE", 102, 0):
+        "equivalent: a size is never negative, so size <= 0 is size == 0",
+    ("check-margin-flows", "(file)", "core/ReplaceBreakWithContinue", 103, 0):
+        "equivalent: once no run is left to refine, nothing changes at the later levels "
+        "(the same slacks select no run again), so continuing does what stopping does",
+    ("check-margin-flows", "(file)", "core/NumberReplacer", 85, 23):
+        "equivalent: largest_drop of one run's column has one entry, so index −1 is index 0",
     ("check-eq6-refine", "refined_slack", "core/NumberReplacer", 117, 54):
         "equivalent: NumPy's reshape takes any negative length for the one it infers "
         "(reshape((2, -2)) of 6 entries is (2, 3) in NumPy 2.4), so −2 is −1",
