@@ -180,9 +180,11 @@ def test_bench_refuses_an_unknown_claims_budget_before_measuring(capsys):
 
 def test_a_quick_bench_runs_no_whole_claim_check_unless_asked(monkeypatch, tmp_path):
     """Rows C3 and C4 run whole claim checks (tens of minutes): --quick leaves them out by
-    default and runs them when their budgets are named."""
-    from linteach.bench import rows_claims, run
+    default and runs them when their budgets are named; rows C5 (executors) only without
+    --quick."""
+    from linteach.bench import rows_claims, rows_executors, run
     ran = []
+    monkeypatch.setattr(rows_executors, "executor_rows", lambda: ran.append(("C5", {})) or [])
     monkeypatch.setattr(rc, "flow_steps", lambda **kw: [])
     monkeypatch.setattr(rc, "sgd_updates", lambda **kw: [])
     monkeypatch.setattr(rc, "claim_throughput", lambda **kw: ran.append(("C3", kw)) or [])
@@ -193,8 +195,8 @@ def test_a_quick_bench_runs_no_whole_claim_check_unless_asked(monkeypatch, tmp_p
     assert ran == [("C4", {"budget": "standard", "cases": None})]
     ran.clear()
     assert run.main(out) == 0
-    assert [r[0] for r in ran] == ["C3", "C4", "C4"]
-    assert [r[1]["budget"] for r in ran] == ["standard", "standard", "thorough"]
+    assert [r[0] for r in ran] == ["C3", "C4", "C4", "C5"]
+    assert [r[1]["budget"] for r in ran[:3]] == ["standard", "standard", "thorough"]
 
 
 def test_executor_rows_report_each_executor_and_workload_and_render_one_table(monkeypatch):
