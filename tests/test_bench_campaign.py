@@ -116,9 +116,9 @@ def _fake_throughput(monkeypatch, module, out):
 
 
 def test_every_claim_rows_judge_only_the_claims_with_a_filed_thorough_rate(monkeypatch):
-    """Rows C4 run every registered claim once, with its own batching only (no old grouping),
-    and give a target (5× the filed thorough rate) to the thorough rows of the claims whose
-    rate was filed; every other row reports its cases/s without a target."""
+    """Rows C4 run every registered claim once, with its own batching only (no old grouping);
+    a target (5× the filed thorough rate) goes only to a judged thorough row of a claim
+    whose rate was filed; every other row reports its cases/s without a target."""
     from linteach.bench import rows_claims as rcl
     filed = next(iter(rcl.FILED))
     out = [{"claim": c, "chunk": {"now": 4}, "now": {"cases": 20, "cases_per_s": rate,
@@ -130,17 +130,56 @@ def test_every_claim_rows_judge_only_the_claims_with_a_filed_thorough_rate(monke
     args = seen["args"]
     assert args[args.index("--claims") + 1] == "all" and "--no-old" in args
     assert args[-2:] == ["--cases", str(rcl.THOROUGH_CASES)]
-    by = {r["id"].split()[1]: r for r in rows}
-    assert by[filed]["met"] is True
-    assert by[filed]["target"] == f">= {rcl.FILED[filed] * rcl.TARGET_FACTOR:g} cases/s"
-    assert by["cor6.1"]["met"] is None and by["cor6.1"]["target"] == "–"
+    assert all(r["met"] is None and r["target"] == "–" for r in rows)  # not the filed basis
+    judged = {r["id"].split()[1]: r for r in rcl.every_claim(budget="thorough", judged=True,
+                                                             claims=(filed, "cor6.1"))}
+    assert seen["args"][seen["args"].index("--claims") + 1] == f"{filed},cor6.1"
+    assert "--cases" not in seen["args"]
+    assert judged[filed]["id"] == f"C4 {filed} (thorough budget)"
+    assert judged[filed]["met"] is True
+    assert judged[filed]["target"] == f">= {rcl.FILED[filed] * rcl.TARGET_FACTOR:g} cases/s"
+    assert judged["cor6.1"]["met"] is None and judged["cor6.1"]["target"] == "–"
     out[0]["now"]["cases_per_s"] = rcl.FILED[filed] * rcl.TARGET_FACTOR * 0.99
-    assert rcl.every_claim(budget="thorough", cases=4)[0]["met"] is False
-    standard = rcl.every_claim(budget="standard")
+    assert rcl.every_claim(budget="thorough", judged=True)[0]["met"] is False
+    standard = rcl.every_claim(budget="standard", judged=True)
     assert "--cases" not in seen["args"] and all(r["met"] is None for r in standard)
     assert standard[0]["id"] == f"C4 {filed} (standard budget)"
     with pytest.raises(ValueError, match="`budget` must be one of"):
         rcl.every_claim(budget="quick")
+
+
+def test_thorough_rows_add_the_filed_claims_at_the_budgets_counts_and_their_marginal_rate(
+        monkeypatch):
+    """The thorough C4 rows: every claim at THOROUGH_CASES per family (no target), the filed
+    claims at the budget's own counts (judged) and at CAMPAIGN_CASES per family, and per
+    filed claim the marginal rate, the extra cases over the extra seconds (not judged)."""
+    from linteach.bench import rows_claims as rcl
+    calls = []
+
+    def fake(budget, cases, claims, timeout):
+        calls.append((cases, claims))
+        per = {None: (10, 5.0), rcl.THOROUGH_CASES: (4, 4.0), rcl.CAMPAIGN_CASES: (70, 11.0)}
+        n, s = per[cases]
+        return [{"claim": c, "chunk": {"now": 64}, "now": {"cases": n, "seconds": s,
+                                                           "cases_per_s": n / s,
+                                                           "verdict": "PASS"}}
+                for c in (claims or ("thm4.1", "cor6.1"))]
+    monkeypatch.setattr(rcl, "_measure", fake)
+    rows = rcl.budget_rows("thorough")
+    assert calls == [(rcl.THOROUGH_CASES, None), (None, tuple(rcl.FILED)),
+                     (rcl.CAMPAIGN_CASES, tuple(rcl.FILED))]
+    by = {r["id"]: r for r in rows}
+    where = f"thorough sizes, marginal from the budget's counts to {rcl.CAMPAIGN_CASES} per family"
+    for claim, rate in rcl.FILED.items():
+        m = by[f"C4 {claim} ({where})"]
+        assert m["value"] == pytest.approx(60 / 6.0) and m["met"] is None
+        assert m["detail"]["cases"] == 60 and m["detail"]["now / filed"] == pytest.approx(10 / rate)
+        assert by[f"C4 {claim} (thorough budget)"]["met"] == (2.0 >= rcl.TARGET_FACTOR * rate)
+    assert sum(r["met"] is not None for r in rows) == len(rcl.FILED)
+    calls.clear()
+    assert len(rcl.budget_rows("standard")) == 2 and calls == [(None, None)]
+    broken = {"detail": {"cases": 10, "seconds": 5.0}, "id": "C4 eq6 (thorough budget)"}
+    assert rcl.marginal(broken, {"detail": {"cases": 10, "seconds": 4.0}})["value"] is None
 
 
 def test_scale_section_lists_every_claim_row_and_leaves_untargeted_ones_out_of_the_verdicts():
@@ -188,11 +227,12 @@ def test_a_quick_bench_runs_no_whole_claim_check_unless_asked(monkeypatch, tmp_p
     monkeypatch.setattr(rc, "flow_steps", lambda **kw: [])
     monkeypatch.setattr(rc, "sgd_updates", lambda **kw: [])
     monkeypatch.setattr(rc, "claim_throughput", lambda **kw: ran.append(("C3", kw)) or [])
-    monkeypatch.setattr(rows_claims, "every_claim", lambda **kw: ran.append(("C4", kw)) or [])
+    monkeypatch.setattr(rows_claims, "budget_rows",
+                        lambda budget: ran.append(("C4", {"budget": budget})) or [])
     out = ["--campaign-only", "--quiet", "--json", str(tmp_path / "b.json")]
     assert run.main(["--quick", *out]) == 0 and ran == []
     assert run.main(["--quick", "--claims-budgets", "standard", *out]) == 0
-    assert ran == [("C4", {"budget": "standard", "cases": None})]
+    assert ran == [("C4", {"budget": "standard"})]
     ran.clear()
     assert run.main(out) == 0
     assert [r[0] for r in ran] == ["C3", "C4", "C4", "C5"]

@@ -10,8 +10,9 @@ per call against the two products one run cannot avoid and one small NumPy call;
 claim check's cases per second in one worker process, with its batching and with its old
 grouping, side by side (their reports must be identical); C4 (`rows_claims.py`): every
 claim check's cases per second in one worker process at the standard budget and at the
-thorough sizes, the thorough rows of the claims whose rate was filed before batching judged
-against 5× that rate.""",
+thorough sizes (4 cases per family, no target); the claims whose rate was filed before
+batching also at the thorough budget's own counts (judged against 5× that rate) and at 64
+cases per family, whose marginal rate (extra cases over extra seconds) is shown unjudged.""",
     "1": """**Row 1 — full-batch `loss_and_grad` vs its two-matmul floor.**  Any implementation
 must form the pre-activations `Z = X Wᵀ` and the gradient `Gᵀ X`; the floor times exactly
 those two BLAS calls (with a random `G`).  linteach adds one in-place `relu` pass over `Z`, one

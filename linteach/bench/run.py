@@ -179,8 +179,7 @@ def rows_campaign_plan(repeats, budgets, *, cases=None, every=(), executors=Fals
                          budget=budget, cases=cases)))
     for budget in every:
         plan.append((f"rows C4: every claim's cases/s per worker ({budget}, minutes)",
-                     "verify", lambda budget=budget: rows_claims.every_claim(
-                         budget=budget, cases=rows_claims.BUDGET_CASES[budget])))
+                     "verify", lambda budget=budget: rows_claims.budget_rows(budget)))
     if executors:
         plan.append(("rows C5: cases/s per worker under each executor (minutes)", "verify",
                      rows_executors.executor_rows))
