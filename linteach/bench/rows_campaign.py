@@ -217,8 +217,10 @@ END = "<!-- end of campaign rows -->"
 
 
 def scale_section(doc: dict) -> str:
-    """Markdown of the C rows of a bench document (``linteach bench --json``)."""
+    """Markdown of the C rows of a bench document (``linteach bench --json``), with the
+    verdicts of its rows 5 (whole ``proofs_check`` runs) beside theirs."""
     rows = [r for r in doc["rows"] if str(r["id"]).startswith("C")]
+    whole = [r for r in doc["rows"] if str(r["id"]).startswith("5 (")]  # whole runs: rows 5
     m = doc.get("machine", {})
     out = [BEGIN, "", f"Measured on {m.get('cpus', '?')} CPUs ({m.get('cpu', '?')}), load "
            f"average at the end {' / '.join(f'{x:.1f}' for x in m.get('load_average_end', []))}; "
@@ -256,7 +258,7 @@ def scale_section(doc: dict) -> str:
     out += rows_executors.section(rows)
     out += ["| row | value | target | met |", "|---|---|---|---|"]
     out += [f"| {r['id']} | {rows_claims.cell(r['value'])}{r['unit']} | {r['target']} | {_met(r)} |"
-            for r in rows if r["met"] is not None or r.get("target") != "–"]
+            for r in rows + whole if r["met"] is not None or r.get("target") != "–"]
     return "\n".join(out + ["", END])
 
 
