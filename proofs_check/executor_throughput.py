@@ -61,35 +61,36 @@ def _dispatch_ms(ex) -> float:
     return 1e3 * (time.perf_counter() - start) / DISPATCH_ITEMS
 
 
+def _timed(ex, claim, cases, *, seed, repeats, workers) -> dict:
+    """One workload under executor ``ex``: a warm-up run, then ``repeats`` timed runs."""
+    load = selftest.load if claim in selftest.CHECKS else None
+    seconds = []
+    for _ in range(repeats + 1):  # the first run warms the workers up
+        start = time.perf_counter()
+        result = run_one(claim, seed=seed, budget="standard", cases=cases, executor=ex,
+                         load=load)
+        seconds.append(time.perf_counter() - start)
+    drawn = sum(result.families.values()) if result.families else result.cases
+    return {"claim": claim, "cases": drawn, "seconds": seconds[1:],
+            "cases_per_s_per_worker": [drawn / s / workers for s in seconds[1:]],
+            "verdict": result.verdict}
+
+
 def measure(*, seed: int = 0, repeats: int = 2, executors_=EXECUTORS, workloads=WORKLOADS):
     """One entry per executor: its workloads' cases/s per worker and its dispatch cost."""
     out = []
     for name, workers, kind in executors_:
-        entry = {"executor": name, "workers": workers, "workloads": []}
-        try:
-            context = _executor(kind, workers)
-            ex = context.__enter__()
-        except ImportError as exc:
-            out.append({**entry, "missing": f"{type(exc).__name__}: {exc}"})
-            continue
-        try:
-            for claim, cases in workloads:
-                load = selftest.load if claim in selftest.CHECKS else None
-                seconds = []
-                for _ in range(repeats + 1):  # the first run warms the workers up
-                    start = time.perf_counter()
-                    result = run_one(claim, seed=seed, budget="standard", cases=cases,
-                                     executor=ex, load=load)
-                    seconds.append(time.perf_counter() - start)
-                drawn = sum(result.families.values()) if result.families else result.cases
-                entry["workloads"].append({
-                    "claim": claim, "cases": drawn, "seconds": seconds[1:],
-                    "cases_per_s_per_worker": [drawn / s / workers for s in seconds[1:]],
-                    "verdict": result.verdict})
+        entry = {"executor": name, "workers": workers}
+        with contextlib.ExitStack() as stack:  # the executor is shut down however we leave
+            try:
+                ex = stack.enter_context(_executor(kind, workers))
+            except ImportError as exc:
+                out.append({**entry, "workloads": [], "missing": f"{type(exc).__name__}: {exc}"})
+                continue
+            entry["workloads"] = [_timed(ex, claim, cases, seed=seed, repeats=repeats,
+                                         workers=workers) for claim, cases in workloads]
             if ex is not None:
                 entry["dispatch_ms"] = _dispatch_ms(ex)
-        finally:
-            context.__exit__(None, None, None)
         out.append(entry)
     return out
 
