@@ -12,6 +12,8 @@ run of a family takes the first steps of its longer one, so it has no slow test 
 import numpy as np
 import pytest
 
+import linteach as lt
+
 from proofs_check.claims import appJ, appK, eq6, lem6_1, thm4_1, thm6_1, thm6_2
 from proofs_check.engine.contract import Case
 from proofs_check.kit import flow, sgd_configs
@@ -210,3 +212,20 @@ def test_thm41_item_defaults_are_the_documented_ones():
                                                   "offset": 0.5}))
     assert lifted["digests"]["data"] != sgd_configs.run_sgd_case(
         {"case": case, "spec": spec, "augment": True, "offset": 1.5})["digests"]["data"]
+
+
+def test_thm41_a_cap_of_zero_or_less_trains_nothing_and_the_cap_is_keyword_only():
+    """``max_epochs <= 0``: every configuration comes back untrained (its W0, 0 epochs)."""
+    from proofs_check.kit import sgd_cases
+    ds = lt.make_separable(12, 3, margin=0.5, rng=0)
+    net = lt.Net(k=2, alpha=0.3, v=1.0)
+    W0 = net.init(3, scale=0.1, rng=1, batch=2)
+    job = dict(net=net, X=ds.X, y=ds.y, w_star=sgd_cases.theorem_teacher(ds.X, ds.y), W0=W0,
+               eta=0.1, eps=[0.3], rng=np.random.default_rng(2))
+    for cap in (0, -1):
+        [(_, W, epochs)] = sgd_cases.train_configurations([job], max_epochs=cap)
+        assert epochs == 0 and np.array_equal(W, W0)
+    [(_, _, epochs)] = sgd_cases.train_configurations([job], max_epochs=1)
+    assert epochs == 1  # the job itself trains
+    with pytest.raises(TypeError):
+        sgd_cases.train_configurations([job], 1)

@@ -48,6 +48,11 @@ KILLED_BY: dict = {
     ("check-sgd-batches", "train_configurations", "core/ReplaceBinaryOperator_Sub_Add", 213, 6):
         "a configuration trains to its cap, not past it (test_a_case_trains_and_reports_the_"
         "objects_its_seed_rebuilds: epochs ≤ the cap of 15, not a multiple of 4)",
+    **{("check-sgd-batches", "train_configurations", op, line, occ):
+       "a cap of zero or less trains nothing (W0 back, 0 epochs), and the cap is keyword-only "
+       "(test_thm41_a_cap_of_zero_or_less_trains_nothing_and_the_cap_is_keyword_only)"
+       for op, line, occ in (("core/ReplaceComparisonOperator_Gt_NotEq", 218, 1),
+                             ("core/ReplaceBinaryOperator_Mul_Div", 199, 30))},
     ("check-sgd-batches", "train_configurations", "core/NumberReplacer", 211, 128):
         "a cap of one epoch trains that epoch "
         "(test_thm41_an_epoch_cap_of_one_trains_one_epoch)",
@@ -110,6 +115,13 @@ EQUIVALENT: dict = {
     ("check-sgd-batches", "train_configurations", "core/ReplaceComparisonOperator_Lt_NotEq",
      245, 3): "equivalent: a step never passes the cap (step = min(chunk, cap − epochs)), so "
               "epochs < cap and epochs != cap agree",
+    ("check-sgd-batches", "train_configurations", "core/ReplaceComparisonOperator_Lt_NotEq",
+     250, 3): "equivalent: a step never passes the cap (step = min(chunk, cap − epochs), and "
+              "the live configurations share one epoch count), so epochs < cap and "
+              "epochs != cap agree",
+    ("check-sgd-batches", "train_configurations", "core/NumberReplacer", 233, 159):
+        "equivalent: that branch runs when exactly one configuration is live, so live[−1] "
+        "is live[0]",
     ("check-sgd-batches", "train_configurations", "core/ReplaceComparisonOperator_Gt_NotEq",
      211, 1): "equivalent: the cap is at least 1 (max(1, …) in run_sgd_cases; the tests pass "
               "positive caps), so cap > 0 and cap != 0 agree",
