@@ -215,7 +215,8 @@ def test_thm41_item_defaults_are_the_documented_ones():
 
 
 def test_thm41_a_cap_of_zero_or_less_trains_nothing_and_the_cap_is_keyword_only():
-    """``max_epochs <= 0``: every configuration comes back untrained (its W0, 0 epochs)."""
+    """``max_epochs <= 0``: every configuration comes back untrained (its W0, 0 epochs);
+    the trainers take everything after the data and inits by keyword."""
     from proofs_check.kit import sgd_cases
     ds = lt.make_separable(12, 3, margin=0.5, rng=0)
     net = lt.Net(k=2, alpha=0.3, v=1.0)
@@ -229,3 +230,6 @@ def test_thm41_a_cap_of_zero_or_less_trains_nothing_and_the_cap_is_keyword_only(
     assert epochs == 1  # the job itself trains
     with pytest.raises(TypeError):
         sgd_cases.train_configurations([job], 1)
+    with pytest.raises(TypeError):  # one configuration's step, targets and cap: keywords too
+        sgd_cases.train_configuration(net, ds.X, ds.y, job["w_star"], W0, 0.1, [0.3], 1,
+                                      job["rng"])
