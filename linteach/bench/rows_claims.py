@@ -134,6 +134,8 @@ def budget_rows(budget: str, *, timeout: float = 7200.0) -> list:
 def cell(value) -> str:
     """A table cell of the campaign rows: – for no value, a float to 3 significant digits."""
     return "–" if value is None else f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
 def section(rows) -> list:
     """Markdown lines of the C4 rows of a bench document (for ``docs/scale.md``)."""
     rows = [r for r in rows if str(r["id"]).startswith("C4 ")]
