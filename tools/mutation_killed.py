@@ -172,8 +172,7 @@ KILLED_BY: dict = {
     **{("kernels", "Fused.backward", op, 216):
        "∇L of a one-point data set (engine audit 'first SGD update = −η ∇L of the one-point "
        "set'): no claim's data set has one point" for op in (
-           "core/ReplaceBinaryOperator_Mul_Add", "core/ReplaceBinaryOperator_Mul_Sub",
-           "core/ReplaceBinaryOperator_Mul_Div", "core/NumberReplacer")},
+           "core/ReplaceBinaryOperator_Mul_Add", "core/NumberReplacer")},
     ("kernels", "Fused.sgd_update", "core/ReplaceUnaryOperator_USub_Not", 241):
         "batched SGD equals looped where every pre-activation is subnormal (test_batched_sgd_"
         "equals_looped_where_pre_activations_underflow)",

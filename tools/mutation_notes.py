@@ -78,9 +78,7 @@ _SCRATCH = ("equivalent: whether an SGD update forms its products in the scratch
             "sa_j·ex_l, the contracted axis has length 1 (tests/test_perf_equivalence.py "
             "compares both paths bit for bit)")
 EQUIVALENT.update({("kernels", "Fused.sgd_update", op, 227): _SCRATCH for op in (
-    "core/ReplaceComparisonOperator_Lt_Eq", "core/ReplaceComparisonOperator_Lt_LtE",
-    "core/ReplaceComparisonOperator_Lt_NotEq", "core/ReplaceComparisonOperator_Lt_Gt",
-    "core/ReplaceComparisonOperator_Lt_GtE", "core/AddNot", "core/ReplaceAndWithOr")})
+    "core/ReplaceComparisonOperator_Lt_Eq", "core/ReplaceComparisonOperator_Lt_GtE")})
 EQUIVALENT[("kernels", "grad_over_loss", "core/ReplaceComparisonOperator_Lt_LtE", 146)] = (
     "equivalent: `top < −300` → `top <= −300` differs only when the largest log weight is "
     "exactly −300.0, and there only by rounding: the weights are then e^{log w + 300} with "
