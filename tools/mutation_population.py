@@ -89,11 +89,55 @@ def exec_until(cmd, *, cwd, env, seconds) -> bool:
         proc.wait(timeout=seconds)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a judge that ignores SIGTERM
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
         return False
+    finally:
+        stop_strays(cwd)
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, cmd)
     return True
+
+
+def stop_strays(work, grace: float = 10.0) -> int:
+    """Stop every process still running inside ``work`` (its working directory there) and
+    return how many there were.
+
+    A judge whose shell is killed (cosmic-ray's per-mutant timeout, or the campaign's stop)
+    can leave its ``proofs_check`` or pytest running, reparented and out of every process
+    group we know; it would share the machine with whatever runs next (a benchmark, say).
+    Every judge runs in the scratch copy, so its directory finds it: SIGTERM, then SIGKILL
+    after ``grace`` seconds.
+    """
+    import psutil  # the mutate extra
+
+    root = os.path.realpath(work)
+    strays = []
+    for p in psutil.process_iter():
+        try:
+            where = p.cwd()
+        except (psutil.Error, OSError):  # gone, or not ours to read
+            continue
+        if p.pid != os.getpid() and (where == root or where.startswith(root + os.sep)):
+            strays.append(p)
+    for p in strays:
+        try:
+            p.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(strays, timeout=grace)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
+    if strays:
+        print(f"[mutate] stopped {len(strays)} process(es) left running in {root}", flush=True)
+    return len(strays)
 
 
 #: the recheck's note on a mutant whose line was rewritten since it was judged
