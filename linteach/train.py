@@ -175,10 +175,14 @@ def _sgd_loop(kernel, W, X, y, batch, gens, *, eta, n_epochs, eps0, callback, on
 # -- full batch -----------------------------------------------------------------------------
 def _euler(net, W0, data, *, step, n_steps, callback, record, name, grad):
     W, X, y, batch = setup(net, W0, data)
+    step = per_run_real(name, step, batch, gt=0.0)  # a float, or (R, 1): one per run
     n_steps = check_int("n_steps", n_steps, ge=0)
     callback = check_callback(callback)
     kernel = kernel_for(net, grad)
-    with float_guard(f"the weights overflow float64 (`{name}` = {step:g}; use a smaller step)"):
+    if np.ndim(step):
+        step = step.reshape(batch)
+    with float_guard(f"the weights overflow float64 (`{name}` = {np.max(step):g}; use a "
+                     "smaller step)"):
         return _euler_loop(kernel, W, X, y, batch, step=step, n_steps=n_steps,
                            callback=callback, record=record)
 
@@ -186,10 +190,11 @@ def _euler(net, W0, data, *, step, n_steps, callback, record, name, grad):
 def _euler_loop(kernel, W, X, y, batch, *, step, n_steps, callback, record):
     when = set(schedule(n_steps, record).tolist())
     rows, work = [], np.empty(W.shape[:-2] + (X.shape[-2], W.shape[-2]))
+    scale = np.asarray(step)[..., None, None]  # one step per run: the same product each
     for s in range(n_steps + 1):
         if s:
             G = loss_and_grad(kernel, W, X, y, work)[1]
-            G *= step
+            G *= scale
             W -= G
         if s in when:
             direction, log_norm = split(W)
@@ -209,13 +214,14 @@ def gd(net: Net, W0, data, *, eta: float, n_steps: int, callback=None, record="l
        grad=None) -> Run:
     """Full-batch gradient descent ``W ← W - η ∇L(W)`` with a constant step (docs/math.md §4).
 
+    ``eta`` is a float, or an array of the run axes' shape: one step per run.
+
     The trace (``record``: ``'log'`` ≈ 200 log-spaced steps, ``'all'``, or a count) holds
     ``step``, ``log_time``, ``log_loss`` (log of the mean loss), ``min_margin``,
     ``normalized_margin`` (γ̄), ``smoothed_margin`` (γ̃, Eq. 5) and ``log_norm``.
     ``callback(step, W, info)`` runs at every recorded step; ``grad`` as in the module
     docstring (negative controls).
     """
-    eta = check_real("eta", eta, gt=0.0)
     return _euler(net, W0, data, step=eta, n_steps=n_steps, callback=callback, record=record,
                   name="eta", grad=grad)
 
@@ -226,8 +232,9 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
 
     Parameters
     ----------
-    dt : float
-        ``normalized=False``: the time step (> 0).  ``normalized=True``: the relative turn
+    dt : float or ndarray
+        ``normalized=False``: the time step (> 0); an array of the run axes' shape gives
+        one per run (the runs still advance together, each as it would alone).  ``normalized=True``: the relative turn
         per step, ``‖ΔW‖ = dt ‖W‖`` with ``0 < dt ≤ 0.5`` (0.01 converges well; halve it to
         measure the discretisation error).
     n_steps : int
@@ -257,9 +264,11 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
     with ``‖W‖`` (the direction's own accuracy), instead of ``O(dt ‖W‖)``.
     """
     if not check_flag("normalized", normalized):
-        dt = check_real("dt", dt, gt=0.0)
         return _euler(net, W0, data, step=dt, n_steps=n_steps, callback=callback, record=record,
                       name="dt", grad=grad)
+    if np.ndim(dt):
+        raise TypeError("`dt` must be one number with normalized=True (every run turns by "
+                        f"the same relative amount), got an array of shape {np.shape(dt)}")
     dt = check_real("dt", dt, gt=0.0, le=0.5)
     n_steps = check_int("n_steps", n_steps, ge=0)
     callback = check_callback(callback)

@@ -112,6 +112,31 @@ def test_full_batch_batched_equals_looped(trainer, stacked, rng):
         _assert_runs_equal(batched, train(net, W0[r], _run_data(data, (r,))), (r,))
 
 
+@pytest.mark.parametrize("stacked", [False, True], ids=["shared", "stacked"])
+@pytest.mark.parametrize("trainer", ["gd", "flow"])
+def test_a_step_per_run_equals_each_run_alone_with_its_step(trainer, stacked, rng):
+    """``eta``/``dt`` of the run axes' shape: run r steps with entry r, as it would alone."""
+    net, W0, data = _problem(rng, stacked=stacked, n=20, batch=(2, 2))
+    steps = np.array([[0.05, 0.4], [1.0, 3.0]])
+    train = {"gd": lambda W, d, h: lt.gd(net, W, d, eta=h, n_steps=300),
+             "flow": lambda W, d, h: lt.gradient_flow(net, W, d, dt=h, n_steps=300)}[trainer]
+    batched = train(W0, data, steps)
+    for index in np.ndindex(2, 2):
+        _assert_runs_equal(batched, train(W0[index], _run_data(data, index), steps[index]), index)
+    assert len(set(batched.log_norm.ravel().tolist())) == 4  # the steps made four runs
+
+
+def test_a_step_per_run_is_checked_and_the_normalized_flow_takes_one():
+    net, W0, data = _problem(0, stacked=False)
+    with pytest.raises(ValueError, match=r"`dt\[2\]` must be > 0"):
+        lt.gradient_flow(net, W0, data, dt=np.array([0.1, 0.1, 0.0, 0.1]), n_steps=3)
+    with pytest.raises(ValueError, match=r"`eta` must be a number or an array of the run "
+                                         r"axes' shape \(4,\), got shape \(3,\)"):
+        lt.gd(net, W0, data, eta=np.ones(3), n_steps=3)
+    with pytest.raises(TypeError, match="`dt` must be one number with normalized=True"):
+        lt.gradient_flow(net, W0, data, dt=np.full(4, 0.01), n_steps=3, normalized=True)
+
+
 @pytest.mark.parametrize("trainer", sorted(FULL_BATCH))
 def test_one_start_broadcast_over_stacked_datasets(trainer, rng):
     net, W0, data = _problem(rng, stacked=True, alpha=0.0)  # ReLU takes the same engine

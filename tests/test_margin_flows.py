@@ -50,17 +50,18 @@ def test_the_entry_is_the_first_state_past_assumption_6_1():
 
 
 def test_bad_step_drops_are_plain_euler_with_the_documented_step_and_count(monkeypatch):
-    """Each run alone, plain Euler (no ``normalized``) from its state with the step
-    ``factor·K·‖W‖/‖∇L‖`` for ``count/factor`` steps, every step recorded; its drop over the
-    records with L_sum < log 2 for its own n: mean losses of log(2)/6 are late for n = 4
-    points (L_sum = 4/6·log 2) and would not be for d = 10 or for the 7 runs (X's other
-    axes)."""
+    """One plain Euler flow (no ``normalized``) of all runs from their states, run ``r`` with
+    the step ``factor·K·‖W_r‖/‖∇L_r‖``, for ``count/factor`` steps, every step recorded; a
+    run's drop over the records with L_sum < log 2 for its own n: mean losses of log(2)/6
+    are late for n = 4 points (L_sum = 4/6·log 2) and would not be for d = 10 or for the 7
+    runs (X's other axes)."""
     net, X, y, W0 = _batch(n=4, d=10, runs=7)
     calls = []
+    rows = np.array([1.0, 0.9, 0.95])[:, None] * np.linspace(1.0, 2.0, len(W0))
 
     class Run:
-        trace = {"log_loss": np.full(3, np.log(np.log(2.0) / 6.0)),
-                 "smoothed_margin": np.array([1.0, 0.9, 0.95])}
+        trace = {"log_loss": np.full((3, len(W0)), np.log(np.log(2.0) / 6.0)),
+                 "smoothed_margin": rows}
 
     def fake(net_, W, data, *, dt, n_steps, record, **kw):
         calls.append((W, data, dt, n_steps, record, kw))
@@ -69,35 +70,49 @@ def test_bad_step_drops_are_plain_euler_with_the_documented_step_and_count(monke
     for K, factor, count in ((3.0, 1.0, 8), (1.0, 0.25, 8)):
         calls.clear()
         got = mf.bad_step_drops(net, W0, X, y, K, factor, count)
-        assert len(calls) == len(W0)
-        for r, (W, data, dt, n_steps, record, kw) in enumerate(calls):
+        [(W, data, dt, n_steps, record, kw)] = calls
+        for r in range(len(W0)):
             norm_grad = np.linalg.norm(net.loss_and_grad(W0[r], X[r], y[r])[1])
-            assert np.isclose(dt, K * factor * np.linalg.norm(W0[r]) / norm_grad, rtol=1e-12)
-            assert n_steps == int(count / factor) and record == "all" and kw == {}
-            np.testing.assert_array_equal(W, W0[r])
-            np.testing.assert_array_equal(data[0], X[r])
-            np.testing.assert_array_equal(data[1], y[r])
+            assert np.isclose(dt[r], K * factor * np.linalg.norm(W0[r]) / norm_grad,
+                              rtol=1e-12)
+        assert dt.shape == (len(W0),)
+        assert n_steps == int(count / factor) and record == "all" and kw == {}
+        np.testing.assert_array_equal(W, W0)
+        np.testing.assert_array_equal(data[0], X)
+        np.testing.assert_array_equal(data[1], y)
         np.testing.assert_allclose(got, np.full(len(W0), 0.1), rtol=1e-12)
 
 
-def test_late_mask_is_l_sum_below_log_2():
-    just = np.log(np.log(2.0))  # n = 1: log n = 0 exactly, L_sum = log 2 exactly
-    assert not mf.late_mask(just, 1) and mf.late_mask(np.nextafter(just, -np.inf), 1)
-    assert mf.late_mask(np.log(np.log(2.0) / 8.0), 7) and not mf.late_mask(
-        np.log(np.log(2.0) / 6.0), 7)
-
-
-def test_a_late_phase_without_rate_points_takes_no_samples():
-    net, X, y, W0 = _batch()
-    assert mf.late_phase(net, W0, X, y, 0.01, 20)[2] == []
-
-
-def test_refine_leaves_a_run_whose_slack_is_exactly_zero():
+def test_bad_step_drops_of_a_batch_equal_each_run_alone_bit_for_bit():
+    """The batched control equals the same flows one run at a time (each its own data), from
+    the states where eq6's late phase enters, at eq6's own sizes, steps and counts."""
     from proofs_check.claims import eq6
-    drop = np.array([1e-3])
-    half = eq6.SHRINK * drop + eq6.DROP_FLOOR  # the allowed drop itself: slack 0, it holds
-    assert eq6.shrink_slack(drop, half)[0] == 0.0
-
-    def never(runs, level):
-        raise AssertionError(f"refined runs {runs} at level {level}: they hold")
-    assert np.isnan(mf.refine(drop, half, eq6.refined_slack, 3, never)).all()
+    spec = eq6.FAMILIES["separable"]
+    net = lt.Net(k=spec["k"], alpha=spec["alpha"], v=spec["v"])
+    rng = np.random.default_rng(5)
+    built = []
+    for _ in range(2):
+        ds = flow.make_data(spec["kind"], rng, n=spec["n"], d=spec["d"], margin=spec["margin"])
+        W0 = net.init(ds.d, scale=1.0, rng=rng, batch=2)
+        built.append((ds.X, ds.y, W0 * np.asarray(eq6.INIT_SCALES)[:, None, None]))
+    X, y, W0 = flow.stack_runs(built)
+    _, entry, _ = mf.late_phase(net, W0, X, y, eq6.DT, eq6.N_LATE)
+    have = [r for r in range(len(W0)) if entry[r] is not None]
+    We, X, y = np.stack([entry[r] for r in have]), X[have], y[have]
+    assert len(We) >= 3
+    found = []
+    for K in eq6.BAD_K:
+        for factor in (1.0, 0.5):
+            got = mf.bad_step_drops(net, We, X, y, K, factor, eq6.BAD_COUNT)
+            alone = []
+            for r in range(len(We)):  # a 2-D run of its own, with its own step
+                ratio = np.linalg.norm(We[r]) / np.linalg.norm(
+                    net.loss_and_grad(We[r], X[r], y[r])[1])
+                trace = lt.gradient_flow(net, We[r], (X[r], y[r]), dt=K * ratio * factor,
+                                         n_steps=int(round(eq6.BAD_COUNT / factor)),
+                                         record="all").trace
+                alone.append(flow.largest_drop(trace["smoothed_margin"][:, None], mf.late_mask(
+                    trace["log_loss"], X.shape[-2])[:, None])[0])
+            np.testing.assert_array_equal(got, alone)
+            found.append(got)
+    assert (np.concatenate(found) != 0).any()  # the flows broke the late phase somewhere
