@@ -4,17 +4,21 @@
 whole check in this process (one worker: ``ctx.map`` runs its items here, in order), once
 with the batch size the check fixes (``CHUNK``) and once with the grouping the check used
 before cases were trained together (:data:`OLD_CHUNK`), alternating which goes first, and
-prints JSON: per claim and grouping the cases drawn, the seconds, cases/s, and whether the two
-reports' verdicts, slacks and ledgers agree (they must: a run's bits do not depend on its
-batch).  ``linteach.bench`` (rows C) runs it in a subprocess, so the library never imports
+prints JSON: per claim and grouping the cases drawn, the seconds, cases/s, the seconds spent
+in the deliberately naive reference implementations of the engine audit
+(``proofs_check.kit.audit_ref``: what no speedup of the engine can remove), and whether the
+two reports' verdicts, slacks and ledgers agree (they must: a run's bits do not depend on
+its batch).  ``linteach.bench`` (rows C) runs it in a subprocess, so the library never imports
 the checks.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
+from contextlib import contextmanager
 
 from threadpoolctl import threadpool_limits
 
@@ -33,6 +37,41 @@ def _loader(chunk):
             module.CHUNK = chunk
         return module
     return load
+
+
+@contextmanager
+def naive_seconds():
+    """Time spent in the public functions of :mod:`proofs_check.kit.audit_ref` while the
+    block runs (a one-item list, filled on exit).  Every audit calls them as ``ref.<name>``,
+    so wrapping the module's attributes sees every call; only the outermost call of a nest
+    counts (a reference may call another through the module's globals)."""
+    from .kit import audit_ref
+
+    spent, depth, saved = [0.0], [0], {}
+
+    def timed(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            depth[0] += 1
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+                if not depth[0]:
+                    spent[0] += time.perf_counter() - start
+        return wrapper
+
+    for name in audit_ref.__all__:
+        fn = getattr(audit_ref, name)
+        if callable(fn):
+            saved[name] = fn
+            setattr(audit_ref, name, timed(fn))
+    try:
+        yield spent
+    finally:
+        for name, fn in saved.items():
+            setattr(audit_ref, name, fn)
 
 
 def _fingerprint(result) -> dict:
@@ -56,13 +95,14 @@ def measure(claim_id: str, *, budget: str, seed: int = 0, cases=None, old: bool 
     out, prints = {"claim": claim_id, "budget": budget, "chunk": modes}, {}
     with threadpool_limits(1):  # as a worker process runs
         for mode in order:
-            start = time.perf_counter()
-            result = run_one(claim_id, seed=seed, budget=budget, cases=cases,
-                             load=_loader(modes[mode]))
-            seconds = time.perf_counter() - start
+            with naive_seconds() as naive:
+                start = time.perf_counter()
+                result = run_one(claim_id, seed=seed, budget=budget, cases=cases,
+                                 load=_loader(modes[mode]))
+                seconds = time.perf_counter() - start
             drawn = sum(result.families.values()) if result.families else result.cases
             out[mode] = {"cases": drawn, "seconds": seconds, "cases_per_s": drawn / seconds,
-                         "verdict": result.verdict}
+                         "naive_seconds": naive[0], "verdict": result.verdict}
             prints[mode] = _fingerprint(result)
     module.CHUNK = now_chunk
     if "old" in prints:

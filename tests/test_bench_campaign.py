@@ -66,6 +66,41 @@ def test_throughput_old_and_new_grouping_give_the_same_report():
     assert m["same_report"] is True and m["now"]["cases"] == m["old"]["cases"] >= 4
 
 
+def test_naive_seconds_times_the_outermost_reference_calls_and_restores_the_module():
+    """The time in ``audit_ref``'s public functions: every call counted once (a reference
+    calling another through the module counts as one call), nothing outside them, and the
+    module's functions are its own again afterwards."""
+    import time as clock
+    from proofs_check.kit import audit_ref
+    before = {name: getattr(audit_ref, name) for name in audit_ref.__all__}
+    name, other = "forward", "log_sum_loss"
+    assert name in audit_ref.__all__ and other in audit_ref.__all__
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(audit_ref, name, lambda *a: clock.sleep(0.05))
+        mp.setattr(audit_ref, other, lambda *a: (audit_ref.forward(), clock.sleep(0.05)))
+        with throughput.naive_seconds() as spent:
+            clock.sleep(0.1)  # outside every reference: not counted
+            audit_ref.forward()
+            audit_ref.log_sum_loss()  # 0.1 s in all, of which forward's 0.05 s is nested
+        assert 0.15 <= spent[0] < 0.25
+        assert audit_ref.forward is not before[name]  # the test's own stand-in, restored
+    assert {n: getattr(audit_ref, n) for n in audit_ref.__all__} == before
+
+
+def test_c4_rows_carry_the_naive_seconds_and_the_rate_they_allow(monkeypatch):
+    from linteach.bench import rows_claims as rcl
+    out = [{"claim": "eq6", "chunk": {"now": 4}, "now": {
+        "cases": 20, "cases_per_s": 2.0, "seconds": 10.0, "naive_seconds": 2.5,
+        "verdict": "PASS"}}]
+    _fake_throughput(monkeypatch, rcl, out)
+    [row] = rcl.every_claim(budget="standard")
+    assert row["detail"]["naive reference seconds"] == 2.5
+    assert row["detail"]["cases/s if only the naive references cost"] == 8.0
+    del out[0]["now"]["naive_seconds"]  # a report of an older throughput tool
+    [row] = rcl.every_claim(budget="standard")
+    assert row["detail"]["cases/s if only the naive references cost"] is None
+
+
 def test_merged_documents_let_a_later_row_replace_an_earlier_one():
     first, second = _doc(), _doc()
     second["rows"] = [dict(second["rows"][0], value=99.0)]
@@ -190,11 +225,12 @@ def test_scale_section_lists_every_claim_row_and_leaves_untargeted_ones_out_of_t
                     {"id": "C4 eq6 (thorough sizes, 4 per family)", "value": 3.0,
                      "unit": " cases/s", "target": ">= 9.5 cases/s", "met": False,
                      "detail": {"cases": 8, "seconds": 2.7, "filed cases/s": 1.9,
-                                "now / filed": 3.0 / 1.9}}]
+                                "now / filed": 3.0 / 1.9, "naive reference seconds": 0.5,
+                                "cases/s if only the naive references cost": 16.0}}]
     text = rc.scale_section(doc)
-    assert "| cor6.1 (standard budget) | 9 | 0.18 | 50 | – | – | – | – |" in text
-    assert "| eq6 (thorough sizes, 4 per family) | 8 | 2.7 | 3 | 1.9 | 1.58 | >= 9.5 cases/s " \
-           "| missed |" in text
+    assert "| cor6.1 (standard budget) | 9 | 0.18 | 50 | – | – | – | – | – | – |" in text
+    assert "| eq6 (thorough sizes, 4 per family) | 8 | 2.7 | 3 | 0.5 | 16 | 1.9 | 1.58 | " \
+           ">= 9.5 cases/s | missed |" in text
     assert "| C4 eq6 (thorough sizes, 4 per family) | 3 cases/s | >= 9.5 cases/s | missed |" \
         in text
     assert "| C4 cor6.1" not in text  # no target: not in the met/missed table
