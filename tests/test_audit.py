@@ -222,3 +222,37 @@ def test_every_claim_declares_the_engine_clause_and_rebuilds_its_cases(claim_id)
     module = registry.load(claim_id)
     assert ENGINE_CLAUSE in module.CLAIM.clause_names
     assert callable(getattr(module, "audit_subject", None))
+
+
+def _assert_same_findings(mine, theirs):
+    assert [f["quantity"] for f in mine] == [f["quantity"] for f in theirs]
+    for a, b in zip(mine, theirs):
+        for key in ("engine", "reference"):
+            np.testing.assert_array_equal(np.asarray(a[key], dtype=object),
+                                          np.asarray(b[key], dtype=object), err_msg=key)
+
+
+def test_a_chunk_of_cases_audits_as_each_case_alone_with_one_late_flow(monkeypatch):
+    """``audit_items``: the chunk's late-phase flows advance as one batch, and every case's
+    findings equal, bit for bit, those of the case audited alone (its 2-D flow) and those of
+    ``audit_item`` (a chunk of one)."""
+    from proofs_check.claims import thm6_1
+    from proofs_check.kit import audit_train
+    family = next(iter(thm6_1.FAMILIES))
+    cases = [Case(family, seed) for seed in (3, 4, 5)]
+    name = f"{thm6_1.audit_subject.__module__}:{thm6_1.audit_subject.__qualname__}"
+    batches = []
+    real = audit_train.late_flow
+
+    def spy(net, W0, X, y, spec):
+        batches.append(W0.shape)
+        return real(net, W0, X, y, spec)
+    monkeypatch.setattr(audit_train, "late_flow", spy)
+    together = audit.audit_items((name, cases, [None] * len(cases)))
+    assert batches == [(3,) + batches[0][1:]]  # one flow of the three runs
+    alone = [audit.audit_subject(thm6_1.audit_subject(case)) for case in cases]
+    assert len(batches) == 4 and all(len(b) == 2 for b in batches[1:])  # each case's own
+    for mine, theirs in zip(together, alone):
+        assert any("(late)" in f["quantity"] for f in mine)  # the late flow was audited
+        _assert_same_findings(mine, theirs)
+    _assert_same_findings(audit.audit_item((name, cases[1], None)), together[1])

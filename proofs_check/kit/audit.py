@@ -41,14 +41,35 @@ from .audit_base import (FD_RTOL, FLOW_STEPS, KKT_TOL, LATE_STEPS, MAX_POINTS, R
 from .audit_net import net_findings
 from .audit_solvers import bound_findings, constant_findings, solver_findings
 from .audit_spectra import followup_findings
-from .audit_train import flow_findings, sgd_findings, trained_findings
+from .audit_train import flow_findings, late_flows, sgd_findings, trained_findings
 
 __all__ = ["ROUND", "KKT_TOL", "FD_RTOL", "TRAJECTORY_RTOL", "FLOW_STEPS", "LATE_STEPS",
-           "audit_subject", "audit_item", "audit_cases", "record_findings", "bound_findings"]
+           "AUDIT_CHUNK", "audit_subject", "audit_item", "audit_items", "audit_cases",
+           "record_findings", "bound_findings"]
 
 
-def audit_subject(subject: dict) -> list:
-    """Every finding on one subject (see the module docstring)."""
+#: cases per audit item: their late-phase engine flows advance as one batch (each run equals
+#: itself alone bit for bit, so the findings do not depend on it); fixed here, never by the
+#: executor
+AUDIT_CHUNK = 16
+
+
+def _flow_inputs(subject):
+    """``(net, W0, X, y, spec)`` of a subject's flow audit (the points it is audited on), or
+    None without one."""
+    if "net" not in subject or "flow" not in subject:
+        return None
+    X = np.asarray(subject["X"], float)
+    W = np.asarray(subject["W"], float)
+    pick = slice(None, None, max(1, -(-len(X) // MAX_POINTS)))  # spread over the set
+    y = subject.get("y")
+    return (subject["net"], (W if W.ndim == 3 else W[None])[0], X[pick],
+            None if y is None else np.asarray(y, float)[pick], subject["flow"])
+
+
+def audit_subject(subject: dict, late=None) -> list:
+    """Every finding on one subject (see the module docstring); ``late`` as in
+    :func:`~proofs_check.kit.audit_train.flow_findings`."""
     out = []
     if "net" in subject:
         net, X = subject["net"], np.asarray(subject["X"], float)
@@ -64,7 +85,7 @@ def audit_subject(subject: dict) -> list:
         if "trained" in subject:
             out += trained_findings(subject, subject["trained"])
         if "flow" in subject:
-            out += flow_findings(net, runs[0], Xs, ys, subject["flow"])
+            out += flow_findings(net, runs[0], Xs, ys, subject["flow"], late=late)
         if "followup" in subject:
             out += followup_findings(net, X, np.asarray(y, float), runs, subject["followup"],
                                      T=subject.get("T"),
@@ -83,15 +104,33 @@ def audit_item(item) -> list:
     and cross process boundaries) and is imported here.
     """
     name, case, extra = item
+    return audit_items((name, [case], [extra]))[0]
+
+
+def _builder(name: str):
     module, _, qualname = name.partition(":")
     build = importlib.import_module(module)
     for part in qualname.split("."):
         build = getattr(build, part)
-    subject = build(case)
-    if subject is None:  # a family the audit does not rebuild (e.g. a measurement stream)
-        return []
-    subject.update(extra or {})
-    return audit_subject(subject)
+    return build
+
+
+def audit_items(item) -> list:
+    """``ctx.map`` worker: ``item = (build name, cases, extras)``; per case its findings.
+
+    The cases' late-phase flows run as batches (:func:`~proofs_check.kit.audit_train.
+    late_flows`); everything else is audited case by case, as :func:`audit_item` does.
+    """
+    name, cases, extras = item
+    build = _builder(name)
+    subjects = []
+    for case, extra in zip(cases, extras):
+        subject = build(case)
+        if subject is not None:  # None: a family the audit does not rebuild (e.g. a stream)
+            subject.update(extra or {})
+        subjects.append(subject)
+    lates = late_flows([None if s is None else _flow_inputs(s) for s in subjects])
+    return [[] if s is None else audit_subject(s, late=late) for s, late in zip(subjects, lates)]
 
 
 def record_findings(ctx, case, findings) -> None:
@@ -107,6 +146,8 @@ def audit_cases(ctx, cases, build, *, extra=None, findings=None) -> None:
     sample = ctx.audit_sample(cases)
     extra, findings = extra or {}, findings or {}
     name = f"{build.__module__}:{build.__qualname__}"
-    items = [(name, case, extra.get(case)) for case in sample]
-    for case, found in zip(sample, ctx.map(audit_item, items)):
-        record_findings(ctx, case, found + findings.get(case, []))
+    chunks = [sample[i:i + AUDIT_CHUNK] for i in range(0, len(sample), AUDIT_CHUNK)]
+    items = [(name, chunk, [extra.get(case) for case in chunk]) for chunk in chunks]
+    for chunk, found in zip(chunks, ctx.map(audit_items, items)):
+        for case, case_found in zip(chunk, found):
+            record_findings(ctx, case, case_found + findings.get(case, []))

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 import linteach as lt
+from linteach.runs import MAX_LOG_NORM
 
 from . import audit_ref as ref
 from .audit_base import FD_RTOL, FLOW_STEPS, LATE_STEPS, ROUND, TRAJECTORY_RTOL, finding
@@ -132,7 +133,39 @@ def trace_findings(trace, r, at: dict, X, y, net) -> list:
     return out
 
 
-def flow_findings(net, W0, X, y, spec) -> list:
+def late_flow(net, W0, X, y, spec):
+    """The engine's late-phase flow of :func:`flow_findings` from ``W0``: runs ``(R, 2k, d)``
+    on their own ``X (R, n, d)``, ``y`` advance together, each as it would alone."""
+    return lt.gradient_flow(net, W0, (X, y), dt=spec.get("late_dt", 0.05), n_steps=LATE_STEPS,
+                            normalized=True, record=2)
+
+
+def late_flows(subjects) -> list:
+    """:func:`late_flow` of every flow subject (``(net, W0, X, y, spec)``, or None for a
+    subject without a flow) in as few batches as their shapes allow; per subject a
+    ``(W, direction, log_norm)`` equal bit for bit to its own flow alone (W None past
+    float64), or None."""
+    groups, out = {}, [None] * len(subjects)
+    for i, s in enumerate(subjects):
+        if s is not None:
+            net, W0, X, _, spec = s
+            key = (net.alpha, net.a.tobytes(), W0.shape, X.shape, spec.get("late_dt", 0.05))
+            groups.setdefault(key, []).append(i)
+    for members in groups.values():
+        net, spec = subjects[members[0]][0], subjects[members[0]][4]
+        stack = [np.stack([subjects[i][j] for i in members]) for j in (1, 2, 3)]
+        run = late_flow(net, *stack, spec)
+        for r, i in enumerate(members):
+            d, ln = run.direction[r], run.log_norm[r]
+            W = d * np.exp(ln) if ln < MAX_LOG_NORM else None  # as a run alone finishes
+            out[i] = (W, d, ln)
+    return out
+
+
+def flow_findings(net, W0, X, y, spec, late=None) -> list:
+    """Plain Euler, the normalized flow early, at a tiny turn and deep in the late phase,
+    against their naive replays; ``late``: the late flow's ``(W, direction, log_norm)``
+    from :func:`late_flows` (None: run here)."""
     a, v, dt, steps = net.alpha, net.v, spec["dt"], FLOW_STEPS
     scale = np.abs(W0).max()
     h = spec.get("euler_dt", 1.0)
@@ -148,20 +181,22 @@ def flow_findings(net, W0, X, y, spec) -> list:
     # a turn of 1e-12 per step: ‖∇L‖ moves by far less than 1e-8 (relative) over a step,
     # where the time of a step takes its series branch (the logarithmic mean → its ends)
     out += normalized_findings(net, W0, X, y, 1e-12, "tiny turn", n_steps=2)
-    late = lt.gradient_flow(net, W0, (X, y), dt=spec.get("late_dt", 0.05), n_steps=LATE_STEPS,
-                            normalized=True, record=2)
-    if late.W is not None and np.all(np.isfinite(late.W)):
-        out += normalized_findings(net, late.W, X, y, dt, "late")
+    if late is None:
+        run = late_flow(net, W0, X, y, spec)
+        late = (run.W, run.direction, run.log_norm)
+    W_late, d_late, ln_late = late
+    if W_late is not None and np.all(np.isfinite(W_late)):
+        out += normalized_findings(net, W_late, X, y, dt, "late")
         out += [dict(f, quantity=f"{f['quantity']} (late)")  # the NAR / PAR the flow reached
-                for f in net_findings(net, late.W, X, y)]
-        out += certificate_findings(net, late.direction, X, y)
-        agree = lt.agreement(late.direction, X) if spec.get("pattern_from_late") else None
+                for f in net_findings(net, W_late, X, y)]
+        out += certificate_findings(net, d_late, X, y)
+        agree = lt.agreement(d_late, X) if spec.get("pattern_from_late") else None
         if agree is not None:  # the claim's (P) program, in the pattern the flow reached
             from linteach import convex
             W_pred = convex.nar_program(X, y, net.alpha, *agree.c(net.alpha), k=net.k, v=net.v)
             out += kkt_findings("pattern-restricted (P)", W_pred, *ref.pattern_rows(
                 X, y, net.alpha, agree.side_w, agree.side_u, net.k, net.v))
-        d, ln = late.direction, float(late.log_norm)
+        d, ln = d_late, float(ln_late)
         log_lsum, Gn = ref.grad_over_loss(d, ln, X, y, a, v)
         rng = np.random.default_rng(W0.size)
         E = rng.standard_normal(d.shape)
@@ -171,7 +206,7 @@ def flow_findings(net, W0, X, y, spec) -> list:
             # no kink crossed, and a step small against the scale-free curvature of log L_sum
             # (∇q does not grow with ‖W‖): truncation ~h², rounding ~1e-16·|log L_sum|/h
             h = min(0.1 * kink * math.exp(ln), 1e-4 / (v * np.linalg.norm(X, axis=1).max()))
-            W = late.W
+            W = W_late
             plus = ref.log_sum_loss(y * ref.forward(W + h * E, X, a, v))
             minus = ref.log_sum_loss(y * ref.forward(W - h * E, X, a, v))
             out.append(finding("late-phase ∇L/L by central differences of log L_sum",
