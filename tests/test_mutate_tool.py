@@ -37,15 +37,11 @@ def test_a_stray_inside_the_scratch_copy_is_stopped_and_one_outside_is_not(tmp_p
 
 
 def test_a_campaign_stopped_on_time_leaves_no_judge_running(tmp_path):
-    """``exec_until``: the command starts a detached grandchild; on time both are gone."""
-    spawn = ("import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', "
-             "'import time; time.sleep(300)'], start_new_session=True); time.sleep(300)")
-    assert exec_until([sys.executable, "-c", spawn], cwd=tmp_path, env=None, seconds=2) is False
-    left = []
-    for p in psutil.process_iter():
-        try:
-            if p.cwd() == str(tmp_path.resolve()):
-                left.append(p.pid)
-        except (psutil.Error, OSError):
-            continue
-    assert left == []
+    """``exec_until``: the command starts a detached grandchild (and files its pid); on time
+    both are gone."""
+    spawn = ("import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', "
+             "'import time; time.sleep(300)'], start_new_session=True); "
+             "open('grandchild.pid', 'w').write(str(p.pid)); time.sleep(300)")
+    assert exec_until([sys.executable, "-c", spawn], cwd=tmp_path, env=None, seconds=1.5) is False
+    pid = int((tmp_path / "grandchild.pid").read_text())  # it had started
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
