@@ -1,5 +1,6 @@
 # linteach: every target installs what it needs into a local .venv first, and says what it is
-# doing before each step.  Durations are measured on the project's 2-core machine.
+# doing before each step.  Durations: README.md's command table (measured into
+# docs/timings.json by tools/command_times.py, never typed here).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,30 +15,30 @@ PIP_INSTALL := $(PIP) install --progress-bar off
         dist check-dist clean mutate
 
 help:
-	@echo "make venv           create .venv and install linteach[$(EXTRAS)] (about 3 min)"
+	@echo "make venv           create .venv and install linteach[$(EXTRAS)]"
 	@echo "make shell          a shell with .venv's linteach and proofs_check on PATH"
-	@echo "make test           the fast test suite (about 80 s)"
+	@echo "make test           the fast test suite"
 	@echo "make verify         every claim at the standard budget into build/, compared with"
 	@echo "                    the committed docs/claims.json, then the slow tests and the"
-	@echo "                    thorough property tests (about 3 min on 2 idle cores)"
+	@echo "                    thorough property tests"
 	@echo "make update-claims  rewrite the committed docs/claims.json and docs/claims.md"
 	@echo "make figures        the paper's figures into docs/figures/ and docs/figures.md"
 	@echo "make bench          benchmarks into build/bench.md, build/bench.json (WITH_TORCH=1"
 	@echo "                    installs torch for the torch rows: a large download)"
 	@echo "make update-bench   make bench, then copy build/bench.* to the committed docs/"
 	@echo "make dist           sdist and wheel into dist/;  make check-dist: test them, and"
-	@echo "                    the long tests (about 17 min)"
+	@echo "                    the long tests"
 	@echo "make mutate         mutation testing (cosmic-ray) into docs/mutation.md: hours on"
 	@echo "                    2 cores; MUTATE=target names a subset (see tools/mutate.py)"
 
 $(STAMP): setup.cfg pyproject.toml
-	@echo "[venv 1/3] creating $(VENV) with $(PY) (a few seconds)"
+	@echo "[venv 1/3] creating $(VENV) with $(PY)"
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	@echo "[venv 2/3] upgrading pip in $(VENV)"
 	@$(PIP_INSTALL) -q --upgrade pip
 	@echo "[venv 3/3] installing linteach[$(EXTRAS)] in editable mode: numpy, scipy, cvxpy," \
 	      "clarabel, scikit-learn, matplotlib, pytest, hypothesis, dask, tqdm"
-	@echo "           (about 3 min from an empty cache; pip lists what it fetches)"
+	@echo "           (pip lists what it fetches)"
 	@$(PIP_INSTALL) -e '.[$(EXTRAS)]'
 	@$(BIN)/python -c "import linteach, proofs_check" && touch $(STAMP) \
 	    && echo "[venv] ready: $(BIN)/linteach, $(BIN)/proofs_check"
@@ -51,7 +52,7 @@ shell: $(STAMP)
 
 ## fast, deterministic suite (hypothesis profile "dev"); slow tests run in `make verify`
 test: $(STAMP)
-	@echo "[test] pytest, hypothesis profile dev, slow tests left out (about 83 s on 2 idle cores)"
+	@echo "[test] pytest, hypothesis profile dev, slow tests left out"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "not slow" -n 2
 
 test-slow: $(STAMP)
@@ -73,15 +74,15 @@ verify-claims: $(STAMP)
 	@mkdir -p build
 	@rm -f build/claims.json build/claims.md
 	@echo "[verify 1/3] every claim, standard budget, seed $(SEED), one worker per core" \
-	      "-> build/claims.json, build/claims.md (about 80 s on 2 idle cores)"
+	      "-> build/claims.json, build/claims.md"
 	$(BIN)/proofs_check --budget standard --seed $(SEED) \
 	    --json build/claims.json --out build/claims.md
-	@echo "[verify 2/3] the fresh report against the committed docs/claims.json (1 s)"
+	@echo "[verify 2/3] the fresh report against the committed docs/claims.json"
 	$(BIN)/proofs_check --compare docs/claims.json build/claims.json
 
 verify-tests: $(STAMP)
 	@echo "[verify 3/3] the slow tests, and the property and fuzz tests under the hypothesis" \
-	      "profile thorough, 2 processes (about 90 s; the long tests and the fresh-venv" \
+	      "profile thorough, 2 processes (the long tests and the fresh-venv" \
 	      "packaging checks are make check-dist)"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest --thorough -m "$(VERIFY_TESTS)" -n 2
 
@@ -100,14 +101,14 @@ update-claims: $(STAMP)
 	$(BIN)/proofs_check --from docs/claims.json --pages docs/claims
 
 ## the paper's figures (PNG + JSON of the plotted numbers) into docs/figures/, and the numbers
-## of docs/figures.md regenerated from those JSON files (about 6 min on 2 cores)
+## of docs/figures.md regenerated from those JSON files
 figures: $(STAMP)
-	@echo "[figures] 11 figures at full size, seed $(SEED) -> docs/figures/ (about 6 min)"
+	@echo "[figures] 11 figures at full size, seed $(SEED) -> docs/figures/"
 	MPLBACKEND=Agg $(BIN)/linteach figure all --seed $(SEED) --out docs/figures
 	$(BIN)/python -m linteach.figures.doc docs/figures docs/figures.md
 
-## benchmarks (ratios measured in one process) into build/ (untracked; about 50 min at load 4:
-## rows C3 and C4 run whole claim checks, C4 every claim at the standard and thorough sizes)
+## benchmarks (ratios measured in one process) into build/ (untracked; rows C3 and C4 run
+## whole claim checks, C4 every claim at the standard and thorough sizes)
 bench: $(STAMP)
 ifeq ($(WITH_TORCH),1)
 	@echo "[bench] installing linteach[bench] (torch, with its CUDA libraries: a large download)"
@@ -134,10 +135,9 @@ dist: $(STAMP)
 ## the packaging and long checks: both archives build, the sdist's own test suite passes, a
 ## fresh venv with the wheel runs the README tour, a fresh clone's `make venv` + every README
 ## command works (tests/test_packaging.py, tests/test_readme.py), and the tests of minutes
-## (marker `long`: `linteach bench --quick`, about 2 min); about 17 min
+## (marker `long`: `linteach bench --quick`)
 check-dist: $(STAMP)
-	@echo "[check-dist] sdist and wheel, fresh venvs, a fresh clone, and the long tests" \
-	      "(about 17 min)"
+	@echo "[check-dist] sdist and wheel, fresh venvs, a fresh clone, and the long tests"
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -m "fresh_venv or long"
 
 clean:
