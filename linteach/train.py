@@ -266,9 +266,13 @@ def gradient_flow(net: Net, W0, data, *, dt: float, n_steps: int, normalized: bo
     if not check_flag("normalized", normalized):
         return _euler(net, W0, data, step=dt, n_steps=n_steps, callback=callback, record=record,
                       name="dt", grad=grad)
-    if np.ndim(dt):
+    try:
+        got = None if np.shape(dt) == () else f"an array of shape {np.shape(dt)}"
+    except ValueError:
+        got = "a ragged sequence"
+    if got:
         raise TypeError("`dt` must be one number with normalized=True (every run turns by "
-                        f"the same relative amount), got an array of shape {np.shape(dt)}")
+                        f"the same relative amount), got {got}")
     dt = check_real("dt", dt, gt=0.0, le=0.5)
     n_steps = check_int("n_steps", n_steps, ge=0)
     callback = check_callback(callback)

@@ -135,6 +135,12 @@ def test_a_step_per_run_is_checked_and_the_normalized_flow_takes_one():
         lt.gd(net, W0, data, eta=np.ones(3), n_steps=3)
     with pytest.raises(TypeError, match="`dt` must be one number with normalized=True"):
         lt.gradient_flow(net, W0, data, dt=np.full(4, 0.01), n_steps=3, normalized=True)
+    ragged = [[0.1], [0.1, 0.2]]
+    with pytest.raises(TypeError, match="with normalized=True .* got a ragged sequence"):
+        lt.gradient_flow(net, W0, data, dt=ragged, n_steps=3, normalized=True)
+    with pytest.raises(ValueError, match="`dt` must be a number or an array of the run axes' "
+                                         "shape .*, got a ragged list"):
+        lt.gradient_flow(net, W0, data, dt=ragged, n_steps=3)
 
 
 @pytest.mark.parametrize("trainer", sorted(FULL_BATCH))
