@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mutation_currency import currency_lines
 from mutation_notes import EQUIVALENT, KILLED_BY, KILLED_BY_TARGET, NOTES
 from mutation_population import obsolete, population_lines
 from mutation_reach import reach_lines
@@ -73,6 +74,7 @@ def report(out: Path, path: Path) -> None:
         lines += ["", "Campaigns run twice (the row above is the second run's):", ""]
         lines += [f"- {t}: the first campaign, {f['why']}, judged {f['mutants']} mutants and "
                   f"{f['survived']} survived" for t, f in firsts]
+    lines += [""] + currency_lines(out)
     pop_lines, pop_survivors = population_lines(
         out, campaigns, lambda t, r: _lookup(EQUIVALENT, t, r))
     # a target with neither a campaign's mutants nor a population pass is not judged yet
