@@ -29,7 +29,8 @@ help:
 	@echo "make dist           sdist and wheel into dist/;  make check-dist: test them, and"
 	@echo "                    the long tests"
 	@echo "make mutate         mutation testing (cosmic-ray) into docs/mutation.md: hours on"
-	@echo "                    2 cores; MUTATE=target names a subset (see tools/mutate.py)"
+	@echo "                    2 cores; MUTATE=target names a subset (see tools/mutate.py);"
+	@echo "                    REFRESH=1 judges only the mutants of code changed since"
 
 $(STAMP): setup.cfg pyproject.toml
 	@echo "[venv 1/3] creating $(VENV) with $(PY)"
@@ -146,11 +147,12 @@ clean:
 ## mutation testing of linteach/ and proofs_check/ (not in CI: hours); each mutant is judged
 ## by proofs_check at the quick budget, then the fast tests; writes docs/mutation.md
 MUTATE ?=
+REFRESH ?=
 mutate: $(STAMP)
 	@echo "[mutate] installing cosmic-ray (the mutate extra)"
 	@$(PIP_INSTALL) -q -e '.[$(EXTRAS),mutate]'
 	@echo "[mutate] running the mutants of $(if $(MUTATE),$(MUTATE),every target)"
-	$(BIN)/python tools/mutate.py run $(MUTATE)
+	$(BIN)/python tools/mutate.py run $(MUTATE) $(if $(REFRESH),--refresh)
 	$(BIN)/python tools/mutate.py recheck $(MUTATE)
 	$(BIN)/python tools/mutate.py report
 

@@ -79,3 +79,11 @@ def test_every_stored_diff_has_a_hunk():
         for r in json.loads(path.read_text())["mutants"]:
             first, old, removed = old_side(r["diff"])
             assert first >= 1 and removed, (path.name, r["line"])
+
+
+def test_a_mutant_on_the_last_line_is_current_in_a_file_that_ends_in_a_newline(tmp_path):
+    """cosmic-ray splits a file on newlines, so its last hunk ends in an empty line."""
+    diff = "@@ -2,3 +2,3 @@\n def h():\n-    return a + b\n+    return a - b\n \n"
+    (tmp_path / "m.py").write_text("x = 1\ndef h():\n    return a + b\n")
+    res = {"file": "m.py", "mutants": [{"diff": diff}]}
+    assert campaign_states(res, tmp_path)["current"] == 1

@@ -2,6 +2,7 @@
 
     python tools/mutate.py run [TARGET ...] [--out docs/mutation]    # run the campaign
     python tools/mutate.py run TARGET ... --population [--minutes M]  # the rest, tests first
+    python tools/mutate.py run TARGET ... --refresh   # judge only what changed since
     python tools/mutate.py recheck [TARGET ...] [--survivors]  # rejudge the survivors today
     python tools/mutate.py report [--out docs/mutation]              # write docs/mutation.md
 
@@ -31,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 from mutation_population import IN_SAMPLE, exec_until, skip_sampled  # noqa: E402
 from mutation_recheck import copy_repo, recheck  # noqa: E402
+from mutation_refresh import carry, merged, stored_campaign  # noqa: E402
 from mutation_report import report  # noqa: E402
 from mutation_targets import EXCLUDE, TARGETS  # noqa: E402
 
@@ -111,11 +113,16 @@ def _function_of(line: int, spans: dict) -> str:
 
 
 def run(targets, out: Path, timeout: float, sample=None, seed: int = 0, population=False,
-        seconds=None) -> None:
+        seconds=None, refresh=False) -> None:
     """A verify-first campaign, or with ``population`` the population pass (its module's
     docstring) of every mutant the target's campaign did not judge; each target stops after
-    ``seconds`` (the mutants judged so far are kept, the rest counted as not run)."""
+    ``seconds`` (the mutants judged so far are kept, the rest counted as not run).  With
+    ``refresh``, the stored campaign's verdicts on unchanged code are carried and only the
+    other mutants judged (tools/mutation_refresh.py)."""
     import time
+
+    if refresh and (population or sample is not None):
+        raise SystemExit("--refresh judges a whole campaign: not with --population or --sample")
 
     start, final = time.monotonic(), out
     if population:
@@ -132,6 +139,11 @@ def run(targets, out: Path, timeout: float, sample=None, seed: int = 0, populati
             subprocess.run([str(c) for c in cmd], cwd=work, check=True, env=env)
         spans = _spans(work / file, functions) if functions else {"(file)": (1, 10 ** 9)}
         _skip_outside(session, spans, None if population else sample, seed)
+        if refresh:
+            stored = stored_campaign(final / f"{target}.json")
+            carried = carry(session, work, stored, lambda line: _function_of(line, spans))
+            print(f"[mutate] {target}: {len(carried)} verdicts carried from the stored "
+                  f"campaign, {_pending(session)} mutants to judge", flush=True)
         if population:  # the campaign's sample (and its stopped part's judged) are done
             skip_sampled(session, work / file,
                          json.loads((final / f"{target}.json").read_text())["mutants"])
@@ -142,6 +154,8 @@ def run(targets, out: Path, timeout: float, sample=None, seed: int = 0, populati
         res = _collect(target, session, spans)
         if _pending(session):
             res["not_run"] = _pending(session)
+        if refresh:
+            res = merged(stored, res, carried)
         (out / f"{target}.json").write_text(json.dumps(res, indent=1))
         shutil.rmtree(work)
 
@@ -206,6 +220,9 @@ def main(argv=None) -> None:
                    help="run, collect: the population pass (tools/mutation_population.py)")
     p.add_argument("--survivors", action="store_true",
                    help="recheck: the survivors only (not the mutants the tests killed)")
+    p.add_argument("--refresh", action="store_true",
+                   help="run: carry the stored campaign's verdicts on unchanged code and "
+                        "judge only the other mutants (tools/mutation_refresh.py)")
     p.add_argument("--minutes", type=float, default=None,
                    help="run: stop after this many minutes (the judged mutants are kept)")
     p.add_argument("--only", nargs="*", default=None,
@@ -220,7 +237,7 @@ def main(argv=None) -> None:
         TARGETS[name] = (file, functions, args.only or only, args.tests or tests)
     if args.command == "run":
         run(args.targets, args.out, args.timeout, args.sample, args.seed, args.population,
-            None if args.minutes is None else 60.0 * args.minutes)
+            None if args.minutes is None else 60.0 * args.minutes, args.refresh)
     elif args.command == "collect":  # the finished part of a run that was stopped
         for name in args.targets:
             file, functions, *_ = TARGETS[name]

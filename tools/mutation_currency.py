@@ -64,7 +64,8 @@ def state(today: list[str], diff: str) -> str:
 def campaign_states(res: dict, root: Path = ROOT) -> dict:
     """How many of campaign ``res``'s mutants are in each of :data:`STATES`."""
     path = root / res["file"]
-    today = path.read_text().splitlines() if path.exists() else []
+    # split as cosmic-ray splits it: a file's final newline leaves a last, empty line
+    today = path.read_text().split("\n") if path.exists() else []
     counts = dict.fromkeys(STATES, 0)
     for r in res["mutants"]:
         counts[state(today, r["diff"])] += 1
@@ -87,7 +88,8 @@ def currency_lines(out: Path, root: Path = ROOT) -> list[str]:
     lines = ["## Campaigns older than their code", "",
              "A stored mutant is *gone* when its mutated line is nowhere in today's file (its "
              "verdict is about code that no longer exists: rerun the campaign, `make mutate "
-             "MUTATE=<target>`), *with new context* when the line is still there but one of "
+             "MUTATE=<target> REFRESH=1` judging only the mutants not already judged on "
+             "today's code), *with new context* when the line is still there but one of "
              "the three lines around it was rewritten (`python tools/mutate.py recheck "
              "<target>` rejudges it), *moved* when the same lines are today's code at another "
              "line (the verdict stands; its line number here is old).  Exact text, "

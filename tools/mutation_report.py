@@ -60,6 +60,11 @@ def report(out: Path, path: Path) -> None:
                       f"{res['sampled_out'] + len(rows) + res.get('not_run', 0)} mutants left out")
         if res.get("not_run"):
             where += f" — stopped: {res['not_run']} further mutants not run"
+        if res.get("refreshed"):
+            done = res["refreshed"]
+            where += (f" — refreshed {done['date']}: {done['carried']} verdicts carried from "
+                      f"unchanged code, {done['judged']} judged anew, {done['dropped']} of "
+                      "gone code dropped")
         lines.append(f"| {res['target']} | {where} | {len(rows)} | {count['killed by verify']} "
                      f"| {count['killed by tests']} | {other} | {since} "
                      f"| {count['survived'] - len(equivalent)} | {len(equivalent)} | {share} |")
