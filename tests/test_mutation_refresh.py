@@ -96,3 +96,15 @@ def test_a_refresh_carries_the_unchanged_mutants_of_a_cosmic_ray_session(tmp_pat
         done = [r.output for _i, r in db.completed_work_items]
         pending = [i.mutations[0].operator_name for i in db.pending_work_items]
     assert done == [CARRIED] and ADD_SUB in pending  # f's mutants are left to judge
+
+
+def test_the_killer_is_read_from_the_judges_output():
+    from mutation_recheck import killer_of
+
+    assert killer_of("KILLED-BY: verify (eq6)\n...") == "claim eq6 at the quick budget"
+    assert killer_of("KILLED-BY: verify (ALL)\n") == "a claim"
+    tail = ("FAILED tests/test_a.py::test_b[x-1] - AssertionError: 1 != 2\n"
+            "1 failed, 3 passed in 1.2s\nKILLED-BY: tests\n")
+    assert killer_of(tail) == "tests/test_a.py::test_b[x-1]"
+    assert killer_of("KILLED-BY: tests\nsomething else\n") is None
+    assert killer_of("SURVIVED\n") is None

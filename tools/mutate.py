@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 from mutation_population import IN_SAMPLE, exec_until, skip_sampled  # noqa: E402
-from mutation_recheck import copy_repo, recheck  # noqa: E402
+from mutation_recheck import copy_repo, killer_of, recheck  # noqa: E402
 from mutation_refresh import carry, merged, stored_campaign  # noqa: E402
 from mutation_report import report  # noqa: E402
 from mutation_targets import EXCLUDE, TARGETS  # noqa: E402
@@ -194,7 +194,8 @@ def _collect(target, session, spans) -> dict:
                 verdict = "killed (timeout or crash)"
             rows.append({"operator": m.operator_name, "occurrence": m.occurrence,
                          "line": m.start_pos[0], "function": _function_of(m.start_pos[0], spans),
-                         "verdict": verdict, "diff": result.diff or ""})
+                         "verdict": verdict, "diff": result.diff or "",
+                         **({"killed_by": killer_of(output)} if killer_of(output) else {})})
     _file, functions, only, tests = TARGETS[target]
     return {"target": target, "file": TARGETS[target][0], "functions": functions,
             "judge": {"proofs_check": "every claim" if only is None else

@@ -41,6 +41,18 @@ def _apply(patch: str, work: Path):
     return done
 
 
+def killer_of(output: str):
+    """What killed a mutant, from ``tools/mutation_judge.sh``'s output: the claim (``verify
+    (eq6)``) or the first failing test's id, or None when it does not say."""
+    import re
+
+    claim = re.search(r"KILLED-BY: verify \(([^)]*)\)", output)
+    if claim:
+        return f"claim {claim[1]} at the quick budget" if claim[1] != "ALL" else "a claim"
+    test = re.search(r"^(?:FAILED|ERROR) (\S+::\S+)", output, re.M)
+    return test[1] if "KILLED-BY: tests" in output and test else None
+
+
 def _competent(file: str, diff: str) -> bool:
     """Whether the mutant compiles (cosmic-ray's ``*`` in a signature can become ``+``)."""
     work = Path(tempfile.mkdtemp(prefix="linteach-compile-"))
@@ -103,6 +115,7 @@ def _recheck_file(target, path: Path, population: bool, killed_too: bool) -> Non
             for stage in ("verify",) if by_tests else ("verify", "tests"):
                 if f"KILLED-BY: {stage}" in judge.stdout:
                     r["verdict"] = f"killed by {stage} (added since)"
+                    r["killed_by"] = killer_of(judge.stdout)
                     if by_tests:
                         r["recheck"] = "killed by tests before"
         shutil.rmtree(work)

@@ -121,8 +121,8 @@ def report(out: Path, path: Path) -> None:
         for target, r in survivors + [(t + " (population)", r) for t, r in pop_survivors]:
             target, tag = target.split(" ")[0], target[len(target.split(" ")[0]):]
             if "added since" in r["verdict"]:
-                why = _lookup(KILLED_BY, target, r) or KILLED_BY_TARGET.get(target,
-                                                                          "a later check")
+                why = (_lookup(KILLED_BY, target, r) or r.get("killed_by")
+                       or KILLED_BY_TARGET.get(target, "a later check"))
                 reason = f"{r['verdict']}: {why}"
             elif not _lookup(EQUIVALENT, target, r) and obsolete(r):
                 reason = ("no longer applies: its line was rewritten since the pass (today's "
