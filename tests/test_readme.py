@@ -10,6 +10,7 @@ list in a fresh clone with a fresh ``.venv`` made by ``make venv`` is ``fresh_ve
 Commands are run from the repository root exactly as printed; ``.venv/bin/`` stands for the
 folder of the interpreter running the tests (the same folder under ``make test``).
 """
+import importlib.util
 import os
 import re
 import shlex
@@ -136,6 +137,44 @@ def test_every_long_command_states_its_duration():
     assert len(rows) == len(re.findall(r"^\| `", section, re.M)) >= 10
     for command, duration in rows:
         assert re.fullmatch(r"\d+(\.\d+)? (s|min)|hours", duration.strip()), (command, duration)
+
+
+def _command_times():
+    path = ROOT / "tools" / "command_times.py"
+    if not path.exists():
+        pytest.skip("tools/ is not in this tree (an sdist)")
+    spec = importlib.util.spec_from_file_location("command_times", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_durations_are_the_measured_ones():
+    """README.md's durations are ``docs/timings.json`` rendered by ``python
+    tools/command_times.py render`` (the table's last column and the quick start's generated
+    paragraph), every table row is measured or declared untimed, and no other duration is
+    typed anywhere in the page."""
+    times = _command_times()
+    text, timings = README.read_text(), times.load()
+    assert times.rendered(text, timings) == text, "stale: python tools/command_times.py render"
+    section = text.split("## More commands")[1].split("\n## ")[0]
+    for command in re.findall(r"^\| `([^`]+)` \|", section, re.M):
+        assert command in times.UNTIMED or command in times.SUMS or command in times.COMMANDS
+    head, rest = text.split(times.BEGIN, 1)
+    typed = head + rest.split(times.END, 1)[1].replace(section, "")
+    assert re.findall(r"\b\d+(?:\.\d+)? ?(?:s|min|minutes|seconds)\b", typed) == []
+
+
+def test_a_changed_measurement_changes_the_readme():
+    """The control of the test above: another number renders another page."""
+    times = _command_times()
+    text, timings = README.read_text(), times.load()
+    keys = [k for k in ("make test", "make verify-claims", ".venv/bin/linteach --help")
+            if k in timings]  # a key not measured yet reads "not measured yet"
+    assert keys, "nothing measured: python tools/command_times.py measure"
+    for key in keys:
+        changed = {**timings, key: {**timings[key], "seconds": timings[key]["seconds"] * 3}}
+        assert times.rendered(text, changed) != text, key
 
 
 def test_the_replay_line_is_the_one_the_report_prints():

@@ -6,10 +6,11 @@
 
 ``measure`` runs each command (every one of :data:`COMMANDS` without KEYs) from the
 repository root, one after the other, and merges its wall time into ``docs/timings.json``
-with the date, the machine, the load average just before it and what it reported (the tests
-that passed), so one slow command can be measured again alone.  A command that fails is an
-error, not a duration.  Run it on an idle machine: a load above :data:`BUSY` beside a
-number is printed with it in the README.
+with the date, the machine, the CPU seconds it used, the CPU seconds every other process of
+the machine used meanwhile (``/proc/stat`` less the command's own) and what it reported (the
+tests that passed), so one slow command can be measured again alone.  A command that fails
+is an error, not a duration.  Run it on an idle machine: where others used more than
+:data:`BUSY` of a core, the README says so beside the number.
 
 ``render`` writes into ``README.md`` the last column of the command table ("about") and
 the paragraph between the generated-section markers of the quick start;
@@ -24,6 +25,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -36,8 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TIMINGS = ROOT / "docs" / "timings.json"
 README = ROOT / "README.md"
 BEGIN, END = "<!-- generated:begin -->", "<!-- generated:end -->"  # as in proofs_check.pages
-#: a one-minute load average above this before a command: the machine was not idle
-BUSY = 0.5
+#: other processes using more than this share of a core while a command ran (on average):
+#: the machine was not idle, and the README says so beside the number
+BUSY = 0.1
 
 #: key -> the shell command timed (run from the repository root).  The keys that are a row
 #: of the README's command table are that row's command exactly.
@@ -96,16 +99,20 @@ def measure(keys, timings: dict) -> dict:
     for key in keys:
         with tempfile.TemporaryDirectory(prefix="linteach-times-") as tmp:
             command = COMMANDS[key].format(tmp=tmp, root=ROOT)
-            load = os.getloadavg()[0]
-            print(f"[times] {key}  (load {load:.2f})", flush=True)
+            print(f"[times] {key}", flush=True)
+            busy, ours = machine_cpu_seconds(), children_cpu_seconds()
             start = time.perf_counter()
             done = subprocess.run(command, shell=True, cwd=ROOT, env=env, text=True,
                                   capture_output=True, check=False)
             seconds = time.perf_counter() - start
+            ours = children_cpu_seconds() - ours
+            others = max(0.0, machine_cpu_seconds() - busy - ours)
         if done.returncode:
-            raise SystemExit(f"{key!r} exited {done.returncode}:\n{done.stderr[-3000:]}")
+            raise SystemExit(f"{key!r} exited {done.returncode}:\n{done.stdout[-6000:]}\n"
+                             f"{done.stderr[-3000:]}")
         entry = {"seconds": round(seconds, 2), "date": date.today().isoformat(),
-                 "load_before": round(load, 2), "machine": machine()}
+                 "cpu_seconds": round(ours, 2), "others_cpu_seconds": round(others, 2),
+                 "machine": machine()}
         passed = re.findall(r"(\d+) passed", done.stdout)
         if passed and key.startswith(("make test", "make verify-tests", "make check-dist")):
             entry["tests_passed"] = int(passed[-1])
@@ -113,6 +120,18 @@ def measure(keys, timings: dict) -> dict:
         print(f"[times] {key}: {duration(seconds)}", flush=True)
         TIMINGS.write_text(json.dumps(dict(sorted(timings.items())), indent=1) + "\n")
     return timings
+
+
+def machine_cpu_seconds() -> float:
+    """CPU seconds every process of the machine has used since boot (``/proc/stat``)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")  # less idle, iowait
+
+
+def children_cpu_seconds() -> float:
+    """CPU seconds of this process's finished children (the commands measured)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def machine() -> str:
@@ -124,9 +143,12 @@ def machine() -> str:
 
 
 def _busy(timings: dict, key: str) -> str:
+    """What else ran meanwhile, when it was more than :data:`BUSY` of a core on average."""
     parts = SUMS.get(key, (key,))
-    load = max(timings[p]["load_before"] for p in parts)
-    return f" (load {load:.1f} before it)" if load > BUSY else ""
+    others = sum(timings[p].get("others_cpu_seconds", 0.0) for p in parts)
+    wall = sum(timings[p]["seconds"] for p in parts)
+    return (f" (while other processes used {others / wall:.1f} of a core)"
+            if others > BUSY * wall else "")
 
 
 def _took(t: dict, key: str) -> str:
