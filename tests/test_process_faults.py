@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from _processes import sigint_as_in_a_foreground_job  # tests/ is on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 #: seconds within which orphans must be gone / an interrupted run must have exited
 BOUND = 20.0
@@ -52,7 +54,8 @@ def _start(tmp_path, *, pipes: bool):
     cmd = [sys.executable, "-m", "proofs_check", "--selftest", "--only", "self.slow",
            "--cases", "400", "--workers", "2", "--state", str(tmp_path / "state")]
     out = subprocess.PIPE if pipes else subprocess.DEVNULL
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out, text=True)
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=out, text=True,
+                            preexec_fn=sigint_as_in_a_foreground_job)
 
 
 def _wait_for_workers(proc, count=2, timeout=60.0) -> set:

@@ -24,6 +24,8 @@ from proofs_check.engine import selftest as _selftest
 from proofs_check.engine.contract import Case
 from proofs_check.engine.mapper import Mapper
 
+from _processes import sigint_as_in_a_foreground_job  # tests/ is on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 #: a fixed code fingerprint: other sessions edit the tree while tests run
 CODE = "fixed"
@@ -206,7 +208,8 @@ def test_ctrl_c_keeps_the_previous_report_and_says_what_finished(tmp_path):
     args = ["--only", "self.sgd", "self.slow", "--cases", "80", "--workers", "1",
             "--state", str(tmp_path / "state"), "--json", str(previous)]
     proc = subprocess.Popen([sys.executable, "-m", "proofs_check", "--selftest", *args],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_as_in_a_foreground_job)
     try:
         assert _wait_for_batches(tmp_path / "state", "self.slow", 2, proc), "ended too soon"
         proc.send_signal(signal.SIGINT)
