@@ -6,7 +6,9 @@ with the batch size the check fixes (``CHUNK``) and once with the grouping the c
 before cases were trained together (:data:`OLD_CHUNK`), alternating which goes first, and
 prints JSON: per claim and grouping the cases drawn, the seconds, cases/s, the seconds spent
 in the deliberately naive reference implementations of the engine audit
-(``proofs_check.kit.audit_ref``: what no speedup of the engine can remove), and whether the
+(``proofs_check.kit.audit_ref``: what no speedup of the engine can remove), the seconds in
+linteach's trainers less their hooks into the check (what a faster engine could remove at
+most), and whether the
 two reports' verdicts, slacks and ledgers agree (they must: a run's bits do not depend on
 its batch).  ``linteach.bench`` (rows C) runs it in a subprocess, so the library never imports
 the checks.
@@ -74,6 +76,61 @@ def naive_seconds():
             setattr(audit_ref, name, fn)
 
 
+#: the trainers the checks call (as ``lt.<name>``): what a faster engine would speed up
+TRAINERS = ("sgd", "gd", "gradient_flow")
+#: their hooks into the checks' own code (a faster trainer would still call them)
+HOOKS = ("callback", "on_epoch")
+
+
+@contextmanager
+def trainer_seconds():
+    """Time spent inside linteach's trainers (:data:`TRAINERS`) while the block runs, less
+    the time in the checks' hooks they call back (:data:`HOOKS`: monitors and recorders,
+    which a faster trainer would still call): a one-item list, filled on exit.
+
+    The checks call the trainers as ``lt.<name>``, so wrapping the package's attributes sees
+    every call; only the outermost call of a nest counts.  Cases over the seconds outside
+    the trainers bound the rate any speedup of the trainers alone can give.
+    """
+    import linteach
+
+    spent, depth, saved = [0.0], [0], {}
+
+    def hooked(hook):
+        @functools.wraps(hook)
+        def wrapper(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return hook(*args, **kwargs)
+            finally:
+                spent[0] -= time.perf_counter() - start if depth[0] == 1 else 0.0
+        return wrapper
+
+    def timed(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            kwargs = {k: hooked(v) if k in HOOKS and v is not None else v
+                      for k, v in kwargs.items()}
+            depth[0] += 1
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+                if not depth[0]:
+                    spent[0] += time.perf_counter() - start
+        return wrapper
+
+    for name in TRAINERS:
+        saved[name] = getattr(linteach, name)
+        setattr(linteach, name, timed(saved[name]))
+    try:
+        yield spent
+    finally:
+        for name, fn in saved.items():
+            setattr(linteach, name, fn)
+
+
 def _fingerprint(result) -> dict:
     """The report entry of ``result`` without its timing (what must not depend on batching)."""
     doc = result.to_dict()
@@ -95,14 +152,15 @@ def measure(claim_id: str, *, budget: str, seed: int = 0, cases=None, old: bool 
     out, prints = {"claim": claim_id, "budget": budget, "chunk": modes}, {}
     with threadpool_limits(1):  # as a worker process runs
         for mode in order:
-            with naive_seconds() as naive:
+            with naive_seconds() as naive, trainer_seconds() as trainers:
                 start = time.perf_counter()
                 result = run_one(claim_id, seed=seed, budget=budget, cases=cases,
                                  load=_loader(modes[mode]))
                 seconds = time.perf_counter() - start
             drawn = sum(result.families.values()) if result.families else result.cases
             out[mode] = {"cases": drawn, "seconds": seconds, "cases_per_s": drawn / seconds,
-                         "naive_seconds": naive[0], "verdict": result.verdict}
+                         "naive_seconds": naive[0], "trainer_seconds": trainers[0],
+                         "verdict": result.verdict}
             prints[mode] = _fingerprint(result)
     module.CHUNK = now_chunk
     if "old" in prints:

@@ -87,6 +87,34 @@ def test_naive_seconds_times_the_outermost_reference_calls_and_restores_the_modu
     assert {n: getattr(audit_ref, n) for n in audit_ref.__all__} == before
 
 
+def test_trainer_seconds_times_the_trainers_less_their_hooks_and_restores_the_package():
+    """The time inside ``lt.sgd``/``lt.gd``/``lt.gradient_flow``: a nested call counted once,
+    the hooks they call back (callback, on_epoch) and everything outside left out, and the
+    package's trainers its own again afterwards."""
+    import time as clock
+    import linteach
+    before = {name: getattr(linteach, name) for name in throughput.TRAINERS}
+
+    def fake(*args, callback=None, on_epoch=None, nested=False):
+        clock.sleep(0.05)
+        if nested:
+            linteach.gd()  # a trainer inside a trainer: its 0.05 s counted once
+        for hook in (callback, on_epoch):
+            if hook is not None:
+                hook()
+
+    with pytest.MonkeyPatch.context() as mp:
+        for name in throughput.TRAINERS:
+            mp.setattr(linteach, name, fake)
+        with throughput.trainer_seconds() as spent:
+            clock.sleep(0.1)  # outside every trainer: not counted
+            linteach.gradient_flow(callback=lambda: clock.sleep(0.1))  # 0.05 s
+            linteach.sgd(nested=True, on_epoch=lambda: clock.sleep(0.1))  # 0.1 s
+        assert 0.14 <= spent[0] < 0.2
+        assert linteach.sgd is fake  # the test's own stand-in, restored
+    assert {n: getattr(linteach, n) for n in throughput.TRAINERS} == before
+
+
 def test_c4_rows_carry_the_naive_seconds_and_the_rate_they_allow(monkeypatch):
     from linteach.bench import rows_claims as rcl
     out = [{"claim": "eq6", "chunk": {"now": 4}, "now": {
@@ -96,6 +124,12 @@ def test_c4_rows_carry_the_naive_seconds_and_the_rate_they_allow(monkeypatch):
     [row] = rcl.every_claim(budget="standard")
     assert row["detail"]["naive reference seconds"] == 2.5
     assert row["detail"]["cases/s if only the naive references cost"] == 8.0
+    assert row["detail"]["cases/s if the trainers took no time"] is None  # not measured
+    out[0]["now"]["trainer_seconds"] = 7.5
+    [row] = rcl.every_claim(budget="standard")
+    assert row["detail"]["trainer seconds"] == 7.5
+    assert row["detail"]["cases/s if the trainers took no time"] == 8.0  # 20 cases in 2.5 s
+    assert "| 7.5 | 8 |" in "\n".join(rcl.section([row]))
     del out[0]["now"]["naive_seconds"]  # a report of an older throughput tool
     [row] = rcl.every_claim(budget="standard")
     assert row["detail"]["cases/s if only the naive references cost"] is None
