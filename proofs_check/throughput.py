@@ -42,74 +42,30 @@ def _loader(chunk):
 
 
 @contextmanager
-def naive_seconds():
-    """Time spent in the public functions of :mod:`proofs_check.kit.audit_ref` while the
-    block runs (a one-item list, filled on exit).  Every audit calls them as ``ref.<name>``,
-    so wrapping the module's attributes sees every call; only the outermost call of a nest
-    counts (a reference may call another through the module's globals)."""
-    from .kit import audit_ref
-
-    spent, depth, saved = [0.0], [0], {}
-
-    def timed(fn):
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            depth[0] += 1
-            start = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                depth[0] -= 1
-                if not depth[0]:
-                    spent[0] += time.perf_counter() - start
-        return wrapper
-
-    for name in audit_ref.__all__:
-        fn = getattr(audit_ref, name)
-        if callable(fn):
-            saved[name] = fn
-            setattr(audit_ref, name, timed(fn))
-    try:
-        yield spent
-    finally:
-        for name, fn in saved.items():
-            setattr(audit_ref, name, fn)
-
-
-#: the trainers the checks call (as ``lt.<name>``): what a faster engine would speed up
-TRAINERS = ("sgd", "gd", "gradient_flow")
-#: their hooks into the checks' own code (a faster trainer would still call them)
-HOOKS = ("callback", "on_epoch")
-
-
-@contextmanager
-def trainer_seconds():
-    """Time spent inside linteach's trainers (:data:`TRAINERS`) while the block runs, less
-    the time in the checks' hooks they call back (:data:`HOOKS`: monitors and recorders,
-    which a faster trainer would still call): a one-item list, filled on exit.
-
-    The checks call the trainers as ``lt.<name>``, so wrapping the package's attributes sees
-    every call; only the outermost call of a nest counts.  Cases over the seconds outside
-    the trainers bound the rate any speedup of the trainers alone can give.
-    """
-    import linteach
-
-    spent, depth, saved = [0.0], [0], {}
+def _outermost_seconds(module, names, hooks=()):
+    """The block's time inside ``module.<name>`` for each of ``names`` (a one-item list,
+    filled on exit), less the time in the callables passed to them as the keyword arguments
+    ``hooks``.  The calls go through the module's attributes, so wrapping them sees every
+    call; only the outermost call of a nest counts, and so does only the outermost hook."""
+    spent, depth, saved = [0.0], [0, 0], {}  # depth: of the calls, of the hooks
 
     def hooked(hook):
         @functools.wraps(hook)
         def wrapper(*args, **kwargs):
+            depth[1] += 1
             start = time.perf_counter()
             try:
                 return hook(*args, **kwargs)
             finally:
-                spent[0] -= time.perf_counter() - start if depth[0] == 1 else 0.0
+                depth[1] -= 1
+                if not depth[1]:
+                    spent[0] -= time.perf_counter() - start
         return wrapper
 
     def timed(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            kwargs = {k: hooked(v) if k in HOOKS and v is not None else v
+            kwargs = {k: hooked(v) if k in hooks and v is not None else v
                       for k, v in kwargs.items()}
             depth[0] += 1
             start = time.perf_counter()
@@ -121,14 +77,41 @@ def trainer_seconds():
                     spent[0] += time.perf_counter() - start
         return wrapper
 
-    for name in TRAINERS:
-        saved[name] = getattr(linteach, name)
-        setattr(linteach, name, timed(saved[name]))
+    for name in names:
+        saved[name] = getattr(module, name)
+        setattr(module, name, timed(saved[name]))
     try:
         yield spent
     finally:
         for name, fn in saved.items():
-            setattr(linteach, name, fn)
+            setattr(module, name, fn)
+
+
+def naive_seconds():
+    """Time spent in the public functions of :mod:`proofs_check.kit.audit_ref` while the
+    block runs (a one-item list, filled on exit).  Every audit calls them as ``ref.<name>``;
+    a reference calling another through the module's globals counts once."""
+    from .kit import audit_ref
+
+    return _outermost_seconds(audit_ref, [name for name in audit_ref.__all__
+                                          if callable(getattr(audit_ref, name))])
+
+
+#: the trainers the checks call (as ``lt.<name>``): what a faster engine would speed up
+TRAINERS = ("sgd", "gd", "gradient_flow")
+#: their hooks into the checks' own code (a faster trainer would still call them)
+HOOKS = ("callback", "on_epoch")
+
+
+def trainer_seconds():
+    """Time spent inside linteach's trainers (:data:`TRAINERS`) while the block runs, less
+    the time in the checks' hooks they call back (:data:`HOOKS`: monitors and recorders,
+    which a faster trainer would still call): a one-item list, filled on exit.  Cases over
+    the seconds outside the trainers bound the rate any speedup of the trainers alone gives.
+    """
+    import linteach
+
+    return _outermost_seconds(linteach, TRAINERS, HOOKS)
 
 
 def _fingerprint(result) -> dict:
