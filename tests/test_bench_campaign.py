@@ -262,11 +262,14 @@ def test_scale_section_lists_every_claim_row_and_leaves_untargeted_ones_out_of_t
                      "unit": " cases/s", "target": ">= 9.5 cases/s", "met": False,
                      "detail": {"cases": 8, "seconds": 2.7, "filed cases/s": 1.9,
                                 "now / filed": 3.0 / 1.9, "naive reference seconds": 0.5,
-                                "cases/s if only the naive references cost": 16.0}}]
+                                "cases/s if only the naive references cost": 16.0,
+                                "trainer seconds": 2.2,
+                                "cases/s if the trainers took no time": 8 / 0.5}}]
     text = rc.scale_section(doc)
-    assert "| cor6.1 (standard budget) | 9 | 0.18 | 50 | – | – | – | – | – | – |" in text
-    assert "| eq6 (thorough sizes, 4 per family) | 8 | 2.7 | 3 | 0.5 | 16 | 1.9 | 1.58 | " \
-           ">= 9.5 cases/s | missed |" in text
+    assert "| cor6.1 (standard budget) | 9 | 0.18 | 50 | – | – | – | – | – | – | – | – |\n" \
+        in text
+    assert "| eq6 (thorough sizes, 4 per family) | 8 | 2.7 | 3 | 0.5 | 16 | 2.2 | 16 | 1.9 | " \
+           "1.58 | >= 9.5 cases/s | missed |\n" in text
     assert "| C4 eq6 (thorough sizes, 4 per family) | 3 cases/s | >= 9.5 cases/s | missed |" \
         in text
     assert "| C4 cor6.1" not in text  # no target: not in the met/missed table
