@@ -85,11 +85,11 @@ SR_MATCH = 1e-2
 DUAL_TOL = 1e-6
 ANTI_NET = dict(k=5, alpha=0.3)
 ANTI_SCALES = (1e-3, 1e-3, 1e-2, 1e-2)
-ANTIPODAL = {"anti-n20-d5": dict(n=20, d=5, count=1, steps=2000, companion=False),
-             "anti-n40-d10": dict(n=40, d=10, count=1, steps=2000, companion=False)}
+ANTIPODAL = {"anti-n20-d5": dict(n=20, d=5, count=2, steps=2000, companion=False),
+             "anti-n40-d10": dict(n=40, d=10, count=2, steps=2000, companion=False)}
 ORTH_NET = dict(k=10, alpha=0.3)
 ORTH = {"orth-n10-d40": dict(kind="orthogonal", n=10, d=40, noise=0.05,
-                             scales=(1e-4, 1e-4, 1e-3, 1e-3), count=2)}
+                             scales=(1e-4, 1e-4, 1e-3, 1e-3), count=3)}
 CONTROL_ANTI = {"ball-anti": dict(n=30, d=3, count=1, steps=2000, ball=True, companion=False)}
 CONTROL_ORTH = {"ball-orth": dict(kind="correlated", n=40, d=6, scales=(1e-3, 1e-3), count=1)}
 
