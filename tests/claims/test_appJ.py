@@ -47,3 +47,21 @@ def test_appj_witness_clauses_flag_planted_violations():
            "thm6_2_not_applicable": dict(witness, a4_slack=0.5, a3=3.0)}
     for clause, run in bad.items():
         assert appJ.witness_slacks(run, 4)[clause] < 0, clause
+
+
+def test_appj_witness_slacks_are_their_measurements():
+    k = 4
+    run = {"gamma_bar": 0.3, "beta_end": 0.02, "max_n_diff": 0, "par_w": 0.75, "par_u": 0.5,
+           "a4_slack": -0.25, "a3": 1.0, "a3_bound": 4.0}
+    out = appJ.witness_slacks(run, k)
+    assert out["train_accuracy_100"] == 0.3
+    assert out["neurons_agree"] == 0.02
+    assert out["not_par"] == pytest.approx(0.5 - 0.5 / k)  # the farther type from PAR
+    assert out["thm6_2_not_applicable"] == pytest.approx(0.75)  # Assumption 3 fails by most
+    out = appJ.witness_slacks(dict(run, par_w=0.25, a4_slack=-0.9), k)
+    assert out["not_par"] == pytest.approx(0.75 - 0.5 / k)
+    assert out["thm6_2_not_applicable"] == pytest.approx(0.9)  # Assumption 4 fails by most
+    # one neuron out of PAR in one type: half a step of 1/k to spare
+    assert appJ.witness_slacks(dict(run, par_w=1.0, par_u=1 - 1 / k), k)["not_par"] == \
+        pytest.approx(0.5 / k)
+    assert appJ.witness_slacks(dict(run, max_n_diff=2), k)["neurons_agree"] == -1.0

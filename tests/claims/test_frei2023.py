@@ -54,3 +54,28 @@ def test_weyl_certificate_bounds_the_third_singular_value():
     s = np.linalg.svd(W, compute_uv=False)
     assert s[2] <= np.sqrt(2 * k) * lt.cluster_radius(W)
     assert followup.rank_ratio(W) == pytest.approx(s[2] / s[0])
+
+
+def test_slacks_are_each_measurement_over_its_tolerance():
+    """Each clause's slack is 1 − (measurement over its tolerance), the one-step clause the
+    smaller of its two bounds' (each binding in turn)."""
+    exact = _result(rank_ratio=np.array([0.0]), disagree=np.array([0.0]), band=np.array([0.0]),
+                    pattern_cos=np.array([1.0]))
+    cases = [("limit_rank_at_most_2", {"rank_ratio": np.array([0.5 * frei2023.RANK_TOL])}, 0.5),
+             ("boundary_linear", {"band": np.array([0.25 * frei2023.BAND_TOL])}, 0.75),
+             ("boundary_sampled", {"disagree": np.array([0.5 * frei2023.BOUNDARY_TOL])}, 0.5),
+             ("limit_is_pattern_max_margin",
+              {"pattern_cos": np.array([1 - 0.25 * frei2023.COS_TOL])}, 0.75),
+             # srank(W_1) = 1.5 against the bound 2 and half of srank(W_0) = 8, then 2
+             ("one_step_reduces_rank", {"srank_one_step": np.array([1.5])}, 1 - 1.5 / 2.0),
+             ("one_step_reduces_rank",
+              {"srank_one_step": np.array([1.5]), "srank_init": np.array([4.0])},
+              1 - 1.5 / (frei2023.ONE_STEP_FACTOR * 4.0))]
+    for clause, changes, want in cases:
+        out = frei2023.slacks({**exact, **changes})
+        np.testing.assert_allclose(out[clause], [want], atol=1e-9, err_msg=clause)
+        for other in set(out) - {clause, "one_step_reduces_rank"}:
+            np.testing.assert_allclose(out[other], [1.0], atol=1e-9, err_msg=other)
+    # the pattern clause is left out when any run has no NAR, not only when all have none
+    assert "limit_is_pattern_max_margin" not in frei2023.slacks(
+        _result(pattern_cos=np.array([1.0, np.nan])))

@@ -54,3 +54,11 @@ def test_no_net_beats_the_lifted_svm_on_antipodal_data():
     gam = np.concatenate([lt.normalized_margin(net, W, X, y),
                           lt.normalized_margin(net, run.direction, X, y)])
     assert gam.max() <= bound * (1 + lyu2021.BOUND_TOL)
+
+
+def test_gap_slack_is_the_shrink_factor_over_halving():
+    for ratio in (0.25, 0.5, 0.8, 1.0):
+        assert lyu2021.gap_slack(0.02, ratio * 0.02) == pytest.approx(1 - ratio / lyu2021.HALVING)
+    # no shortfall from γ̄* to shrink (the runs reached it, or passed it by rounding): holds
+    assert lyu2021.gap_slack(0.0, 0.01) == 1.0
+    assert lyu2021.gap_slack(-1e-9, -2e-9) == 1.0

@@ -42,3 +42,23 @@ def test_increment_slack_is_evaluated_at_the_derived_bound(rng):
     for factor, holds in ((1.0, True), (1.5, True), (0.99, False)):
         P = np.cumsum(np.broadcast_to(factor * step, (3, 1, 2 * net.k, 6)), axis=0)
         assert (min2024.increment_slack(P, X, y, g_min, net, mu) >= 0) == holds
+
+
+def test_increment_slack_is_the_smallest_increment_over_its_bound(rng):
+    """Per step, run, row and point, P's increment over ETA·v·α·|μ|·mean‖x‖·‖x_j‖·ḡ_t at the
+    step's start; the slack is the smallest such ratio − 1 (+ the rounding allowance)."""
+    import linteach as lt
+
+    net = lt.Net(**min2024.NET, v=0.7)  # the claim's v is 1: the bound's factor v is not seen
+    X = rng.standard_normal((5, 3)) * np.arange(1.0, 6.0)[:, None]  # unequal norms
+    y = np.ones(5)
+    norms, mu = np.linalg.norm(X, axis=-1), -0.4  # a flipped label makes μ negative
+    T, R = 4, 2
+    g_min = rng.uniform(0.2, 1.0, (T, R))  # ḡ changes along the run
+    factor = rng.uniform(1.5, 3.0, (T - 1, R, 2 * net.k, 5))
+    factor[1, 1, 3, 2] = 1.25  # the smallest ratio, at a later step of the second run
+    bound = min2024.ETA * net.v * net.alpha * abs(mu) * norms.mean() * norms
+    steps = factor * bound * g_min[:-1, :, None, None]
+    P = np.concatenate([np.zeros((1, R, 2 * net.k, 5)), np.cumsum(steps, axis=0)])
+    assert min2024.increment_slack(P, X, y, g_min, net, mu) == pytest.approx(
+        0.25 + min2024.INCREMENT_TOL)

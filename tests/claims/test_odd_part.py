@@ -59,3 +59,15 @@ def test_margin_bound_is_attained_by_the_lifted_svm_and_can_be_broken_off_symmet
     W = net.init(3, scale=1.0, rng=rng, batch=50)
     assert odd_part.margin_slack(lt.normalized_margin(net, W, X, y), bound) > 0
     assert odd_part.margin_slack(np.array([bound * (1 + 1e-6)]), bound) < 0
+
+
+def test_identity_and_margin_slacks_are_their_measurements_over_the_tolerances():
+    tol, scale = odd_part.ROUNDING_TOL, np.array([2.0, 4.0, 8.0])
+    # the largest residual relative to its own scale binds, not the largest residual
+    res = np.array([0.25, 1.0, 1.0]) * tol * scale * np.array([1.0, 0.5, 0.25])
+    assert odd_part.identity_slack(res, scale) == pytest.approx(0.5)
+    assert odd_part.identity_slack(np.zeros(3), np.zeros(3)) == 1.0  # zero scale, zero residual
+    bound = 0.4
+    assert odd_part.margin_slack(np.array([0.1, 0.2]), bound) == pytest.approx(
+        0.5 + odd_part.MARGIN_TOL)
+    assert odd_part.margin_slack(np.array([bound]), bound) == pytest.approx(odd_part.MARGIN_TOL)
