@@ -200,6 +200,18 @@ NOTES: list = [
     "sets) and pins the slacks; a loosened re-check (its allowances' `+ 1`, `× scale`) "
     "accepts answers within the same 1e-7 the per-point LPs allow, which only the tests' "
     "planted duals tell apart.",
+    "check-consistency, check-frei2023, check-kou2023, check-lyu2021, check-odd-part, "
+    "check-min2024, check-appJ (the slack functions of the follow-up and cross-paper checks, "
+    "campaigns run once): a claim kills only the mutants that make a clause fail on its own "
+    "cases; one that loosens a slack, or tightens it by less than the cases' margins, leaves "
+    "it passing.  frei2023's, lyu2021's and odd-part's tests killed all of those; "
+    "consistency's had checked signs on gross violations only, so a term's constant, an "
+    "operator inside one term of a min or max, or a cut moved from ≤ to < left claim and "
+    "tests passing (54 of its 159 mutants), and min2024's claim has v = 1, where ETA·v, "
+    "ETA/v and ETA**v agree.  The survivors were killed by tests written for them that pin "
+    "each term of each slack, each binding in turn, on constructed measurements "
+    "(tests/claims/test_consistency.py, test_min2024.py); the other five files got the same "
+    "kind of test, which the population pass over kou2023's 18 unrun mutants already used.",
 ]
 
 EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (
@@ -210,4 +222,21 @@ EQUIVALENT[("convex", "eq8_kernel_dual", "core/NumberReplacer", 158, 27)] = (
 EQUIVALENT[("convex", "nar_program", "core/ReplaceComparisonOperator_Gt_GtE", 228)] = (
     "equivalent: `side > 0` → `side >= 0` on the sides `_check_pattern` returns, which are "
     "exactly +1 or −1 (np.where(is_one, 1.0, -1.0)), never 0")
+# the follow-up checks' slack functions (check-consistency, check-frei2023, check-kou2023,
+# check-lyu2021, check-odd-part, check-min2024, check-appJ): the survivors no test pinning a
+# slack's value (tests/claims/test_<claim>.py) can kill
+EQUIVALENT[("check-kou2023", "slacks", "core/ReplaceComparisonOperator_Gt_NotEq", 101, 0)] = (
+    "equivalent: `gap > 0` → `gap != 0`; gap is the mean of ρ_end − 1 over the runs, and "
+    "ρ = max q/min q (kit.followup.margin_ratio) is a correctly rounded quotient of a max over "
+    "a min > 0, so at least 1, or inf where the smallest margin is not > 0 (never NaN): the "
+    "gap is never negative nor NaN")
+EQUIVALENT.update({("check-min2024", "increment_slack", op, 74, 0):
+                   "equivalent: `axis=-1` → `axis=1` or `axis=+1` on X, the (n, d) array of a "
+                   "data set's points (every caller's, and _data's)"
+                   for op in ("core/ReplaceUnaryOperator_USub_UAdd",
+                              "core/ReplaceUnaryOperator_Delete_USub")})
+EQUIVALENT[("check-appJ", "witness_slacks", "core/ReplaceComparisonOperator_Eq_LtE", 62, 0)] = (
+    "equivalent: `max_n_diff == 0` → `max_n_diff <= 0`; the run's max_n_diff is "
+    "int(max(lt.max_n_diff(D, X))), a largest count of points two same-type neurons disagree "
+    "on (rounded sums of products of 0/1 signs), never negative")
 EQUIVALENT.update(EQUIVALENT_POPULATION)

@@ -261,4 +261,23 @@ TARGETS = {
     "scale": ("linteach/_scale.py", None, ["appD.1", "odd-part", "lem6.1"],
               ["tests/test_scale.py", "tests/test_metrics.py",
                "tests/test_mutation_kills_metrics.py"]),
+    # the follow-up papers' and the cross-paper checks' slack functions, which turn a case's
+    # measurements into its clause slacks (≥ 0: the clause held): a mutant that weakens one
+    # can let its claim PASS on a false clause, so each is judged by its claim and the tests
+    # that call the slack function on constructed measurements
+    "check-consistency": ("proofs_check/claims/consistency.py",
+                          ["antipodal_slacks", "orthogonal_slacks"], ["consistency"],
+                          ["tests/claims/test_consistency.py"]),
+    "check-frei2023": ("proofs_check/claims/frei2023.py", ["slacks"], ["frei2023"],
+                       ["tests/claims/test_frei2023.py"]),
+    "check-kou2023": ("proofs_check/claims/kou2023.py", ["dual_slack", "slacks"], ["kou2023"],
+                      ["tests/claims/test_kou2023.py"]),
+    "check-lyu2021": ("proofs_check/claims/lyu2021.py", ["gap_slack"], ["lyu2021"],
+                      ["tests/claims/test_lyu2021.py"]),
+    "check-odd-part": ("proofs_check/claims/odd_part.py", ["identity_slack", "margin_slack"],
+                       ["odd-part"], ["tests/claims/test_odd_part.py"]),
+    "check-min2024": ("proofs_check/claims/min2024.py", ["increment_slack"], ["min2024"],
+                      ["tests/claims/test_min2024.py"]),
+    "check-appJ": ("proofs_check/claims/appJ.py", ["witness_slacks"], ["appJ"],
+                   ["tests/claims/test_appJ.py"]),
 }
