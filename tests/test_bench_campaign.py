@@ -117,6 +117,21 @@ def test_trainer_seconds_times_the_trainers_less_their_hooks_and_restores_the_pa
     assert {n: getattr(linteach, n) for n in throughput.TRAINERS} == before
 
 
+def test_trainer_seconds_sees_the_trainers_the_checks_really_call():
+    """On real checks: one that trains (odd-part) spends some but not all of its time in the
+    trainers, one that does not (appD.1) none; and no check reaches a trainer other than as
+    ``lt.<name>`` (an import by name would bypass the timer and understate the time)."""
+    import re
+    trains = throughput.measure("odd-part", budget="quick", old=False)["now"]
+    assert 0.0 < trains["trainer_seconds"] < trains["seconds"]
+    assert throughput.measure("appD.1", budget="quick", old=False)["now"]["trainer_seconds"] == 0
+    names = "|".join(throughput.TRAINERS)
+    bypass = re.compile(rf"from linteach(\.train)? import [^\n]*\b({names})\b"
+                        rf"|linteach\.train\.({names})\b")
+    root = Path(throughput.__file__).parent
+    assert [f for f in root.rglob("*.py") if bypass.search(f.read_text())] == []
+
+
 def test_c4_rows_carry_the_naive_seconds_and_the_rate_they_allow(monkeypatch):
     from linteach.bench import rows_claims as rcl
     out = [{"claim": "eq6", "chunk": {"now": 4}, "now": {

@@ -219,6 +219,8 @@ def main(argv=None) -> None:
             raise SystemExit(f"unknown keys {unknown}; see `list`")
         if shutil.which("make") is None:
             raise SystemExit("measuring needs make")
+        if not Path("/proc/stat").exists():  # what else ran meanwhile is read from it
+            raise SystemExit("measuring needs /proc/stat (Linux)")
         measure(args.keys or list(COMMANDS), load())
     else:
         README.write_text(rendered(README.read_text(), load()))
